@@ -1,0 +1,30 @@
+/** The public error codes of the HTTP contract, with their status and the message a person sees by default. */
+export const errorCodes = {
+  unknown_tool: { status: 404, message: 'This tool does not exist.' },
+  missing_file: { status: 400, message: 'Please choose a file.' },
+  invalid_url: { status: 400, message: 'Please enter a valid URL.' },
+  too_few_files: { status: 400, message: 'Please choose more files for this tool.' },
+  too_many_files: { status: 400, message: 'This tool takes fewer files. Please remove some and try again.' },
+  unsupported_type: { status: 415, message: 'This type of file is not supported by this tool.' },
+  file_too_large: { status: 413, message: 'The file is too large. Please choose a smaller file.' },
+  invalid_option: { status: 400, message: 'An option has a value that is not allowed.' },
+  invalid_workflow: { status: 400, message: 'These steps cannot be chained in this order.' },
+  password_required: { status: 400, message: 'This PDF is protected. Please enter its password.' },
+  wrong_password: { status: 400, message: 'The password is not correct. Please try again.' },
+  damaged_input: { status: 422, message: 'The file is damaged and could not be read or repaired.' },
+  url_blocked: { status: 403, message: 'This address cannot be opened: it points to a private or forbidden place.' },
+  url_unreachable: { status: 502, message: 'The page at this address could not be loaded.' },
+  busy: { status: 429, message: 'We are busy right now. Please try again in a moment.' },
+  timeout: { status: 504, message: 'Processing took too long and was stopped. Please try a smaller file.' },
+  rate_limited: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
+  not_available: { status: 503, message: 'This tool is not available right now. Please try again later.' },
+  invalid_token: { status: 401, message: 'Your session has expired. Please sign in again.' },
+  not_found: { status: 404, message: 'Not found.' },
+  internal: { status: 500, message: 'Something went wrong on our side. Please try again.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string };
+}

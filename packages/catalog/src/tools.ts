@@ -1,0 +1,374 @@
+import { z } from 'zod';
+import type { FileKind } from './kinds.ts';
+import { imagePageSize, noOptions, pageRanges, printOptions } from './options.ts';
+
+export const categories = ['Convert', 'Extract', 'Edit', 'Security', 'Utility', 'Preview'] as const;
+export type Category = (typeof categories)[number];
+
+/** The services that run tools; each is reached by the gateway at the URL in its setting. */
+export const services = {
+  'pdf-editor': { port: 3101, urlSetting: 'PDF_EDITOR_URL' },
+  office: { port: 3102, urlSetting: 'OFFICE_URL' },
+  renderer: { port: 3103, urlSetting: 'RENDERER_URL' },
+  image: { port: 3104, urlSetting: 'IMAGE_URL' },
+  'pdf-extract': { port: 3105, urlSetting: 'PDF_EXTRACT_URL' },
+} as const;
+export type ServiceName = keyof typeof services;
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  id: string;
+  aliases: readonly string[];
+  name: string;
+  description: string;
+  /** A path, or an emoji when it holds no slash. */
+  icon: string;
+  category: Category;
+  /** The spec's seed usage count. */
+  usage: number;
+  service: ServiceName;
+  /** What the tool reads: file kinds and how many, or a web address. */
+  input: { kinds: readonly FileKind[]; min: number; max: number } | { url: true };
+  /** What it makes; a function when an option decides. */
+  output: FileKind | ((options: z.output<S>) => FileKind);
+  options: S;
+}
+
+function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): ToolDefinition<S> {
+  return tool;
+}
+
+const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
+const onePdf = one('pdf');
+const images = ['jpeg', 'png', 'bmp', 'gif', 'webp', 'tiff'] as const satisfies FileKind[];
+/** Enough for a person, bounded so that one request cannot hold a service for long. */
+const maxFiles = 50;
+
+export const tools = [
+  defineTool({
+    id: 'jpg-to-pdf',
+    aliases: [],
+    name: 'JPG to PDF',
+    description: 'Turn JPG photos into a PDF, one page each.',
+    icon: '🖼️',
+    category: 'Convert',
+    usage: 39210,
+    service: 'image',
+    input: { kinds: ['jpeg'], min: 1, max: maxFiles },
+    output: 'pdf',
+    options: z.object({ pageSize: imagePageSize }),
+  }),
+  defineTool({
+    id: 'pdf-to-text',
+    aliases: [],
+    name: 'PDF to Text',
+    description: 'Extract the text of a PDF as plain text or Markdown.',
+    icon: '📝',
+    category: 'Extract',
+    usage: 10234,
+    service: 'pdf-extract',
+    input: onePdf,
+    output: (o) => (o.format === 'md' ? 'md' : 'txt'),
+    options: z.object({ format: z.enum(['txt', 'md']).default('txt') }),
+  }),
+  defineTool({
+    id: 'word-to-pdf',
+    aliases: [],
+    name: 'Word to PDF',
+    description: 'Convert Word, OpenDocument and RTF documents to PDF.',
+    icon: '📄',
+    category: 'Convert',
+    usage: 25100,
+    service: 'office',
+    input: one('doc', 'docx', 'odt', 'rtf'),
+    output: 'pdf',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'excel-to-pdf',
+    aliases: [],
+    name: 'Excel to PDF',
+    description: 'Convert spreadsheets to PDF.',
+    icon: '📊',
+    category: 'Convert',
+    usage: 19400,
+    service: 'office',
+    input: one('xls', 'xlsx', 'ods', 'csv'),
+    output: 'pdf',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'ppt-to-pdf',
+    aliases: [],
+    name: 'PowerPoint to PDF',
+    description: 'Convert presentations to PDF.',
+    icon: '📽️',
+    category: 'Convert',
+    usage: 14600,
+    service: 'office',
+    input: one('ppt', 'pptx', 'ppsx', 'odp'),
+    output: 'pdf',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'html-to-pdf',
+    aliases: [],
+    name: 'HTML to PDF',
+    description: 'Print a web page file, or a zip of a page and its assets, to PDF.',
+    icon: '🌐',
+    category: 'Convert',
+    usage: 11800,
+    service: 'renderer',
+    input: one('html', 'html-zip'),
+    output: 'pdf',
+    options: printOptions,
+  }),
+  defineTool({
+    id: 'pdf-to-word',
+    aliases: [],
+    name: 'PDF to Word',
+    description: 'Turn a PDF into an editable Word document.',
+    icon: '📃',
+    category: 'Extract',
+    usage: 17200,
+    service: 'pdf-extract',
+    input: onePdf,
+    output: 'docx',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'pdf-to-excel',
+    aliases: [],
+    name: 'PDF to Excel',
+    description: 'Pull the tables of a PDF into a spreadsheet.',
+    icon: '📈',
+    category: 'Extract',
+    usage: 13800,
+    service: 'pdf-extract',
+    input: onePdf,
+    output: 'xlsx',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'pdf-to-ppt',
+    aliases: [],
+    name: 'PDF to PowerPoint',
+    description: 'Turn each page of a PDF into an editable slide.',
+    icon: '📑',
+    category: 'Extract',
+    usage: 11400,
+    service: 'pdf-extract',
+    input: onePdf,
+    output: 'pptx',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'pdf-compress',
+    aliases: [],
+    name: 'Compress PDF',
+    description: 'Make a PDF smaller while keeping it readable.',
+    icon: '🗜️',
+    category: 'Edit',
+    usage: 28400,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    options: z.object({ level: z.enum(['low', 'recommended', 'extreme']).default('recommended') }),
+  }),
+  defineTool({
+    id: 'pdf-merge',
+    aliases: [],
+    name: 'Merge PDF',
+    description: 'Join several PDFs into one, in the order you choose.',
+    icon: '🔗',
+    category: 'Edit',
+    usage: 19210,
+    service: 'pdf-editor',
+    input: { kinds: ['pdf'], min: 2, max: maxFiles },
+    output: 'pdf',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'pdf-split',
+    aliases: [],
+    name: 'Split PDF',
+    description: 'Split a PDF into single pages or the ranges you choose.',
+    icon: '✂️',
+    category: 'Edit',
+    usage: 14980,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'zip',
+    options: z.object({ ranges: pageRanges('Ranges').optional() }),
+  }),
+  defineTool({
+    id: 'pdf-unlock',
+    aliases: [],
+    name: 'Unlock PDF',
+    description: 'Remove the password and restrictions from a PDF you may open.',
+    icon: '🔓',
+    category: 'Edit',
+    usage: 8900,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'image-to-pdf',
+    aliases: [],
+    name: 'Image to PDF',
+    description: 'Turn PNG, BMP, GIF and other images into a PDF, one page each.',
+    icon: '🏞️',
+    category: 'Convert',
+    usage: 6200,
+    service: 'image',
+    input: { kinds: images, min: 1, max: maxFiles },
+    output: 'pdf',
+    options: z.object({ pageSize: imagePageSize }),
+  }),
+  defineTool({
+    id: 'pdf-page-remove',
+    aliases: [],
+    name: 'Remove PDF Pages',
+    description: 'Delete the pages you do not need from a PDF.',
+    icon: '🗑️',
+    category: 'Edit',
+    usage: 4800,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    options: z.object({ pages: pageRanges('Pages') }),
+  }),
+  defineTool({
+    id: 'pdf-metadata-cleaner',
+    aliases: [],
+    name: 'PDF Metadata Cleaner',
+    description: 'Remove the author, software, dates and other hidden details from a PDF.',
+    icon: '🧹',
+    category: 'Security',
+    usage: 2100,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    options: noOptions,
+  }),
+  defineTool({
+    id: 'pdf-to-images',
+    aliases: [],
+    name: 'PDF to Images',
+    description: 'Save every page of a PDF as an image.',
+    icon: '🖼️',
+    category: 'Extract',
+    usage: 3300,
+    service: 'image',
+    input: onePdf,
+    output: 'zip',
+    options: z.object({
+      format: z.enum(['png', 'jpg']).default('png'),
+      dpi: z.coerce.number().int().min(72).max(300).default(150),
+    }),
+  }),
+  defineTool({
+    id: 'add-watermark',
+    aliases: ['watermark-pdf'],
+    name: 'Add Watermark',
+    description: 'Stamp text across every page of a PDF.',
+    icon: '💧',
+    category: 'Edit',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    options: z.object({
+      text: z.string().trim().min(1).max(100).default('CONFIDENTIAL'),
+      opacity: z.coerce.number().min(0.05).max(1).default(0.3),
+      position: z.enum(['center', 'diagonal']).default('diagonal'),
+    }),
+  }),
+  defineTool({
+    id: 'rotate-pdf',
+    aliases: [],
+    name: 'Rotate PDF',
+    description: 'Turn the pages of a PDF the right way up.',
+    icon: '🔄',
+    category: 'Edit',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    options: z.object({
+      angle: z.enum(['90', '180', '270']).default('90').transform(Number),
+      pages: pageRanges('Pages').optional(),
+    }),
+  }),
+  defineTool({
+    id: 'pdf-from-url',
+    aliases: [],
+    name: 'Web Page to PDF',
+    description: 'Save the page at a web address as a PDF.',
+    icon: '🔗',
+    category: 'Utility',
+    usage: 0,
+    service: 'renderer',
+    input: { url: true },
+    output: 'pdf',
+    options: printOptions,
+  }),
+  defineTool({
+    id: 'screenshot-to-pdf',
+    aliases: [],
+    name: 'Screenshot to PDF',
+    description: 'Capture a web page as it looks on screen, whole, into a PDF.',
+    icon: '📸',
+    category: 'Utility',
+    usage: 0,
+    service: 'renderer',
+    input: { url: true },
+    output: 'pdf',
+    options: z.object({ width: z.coerce.number().int().min(320).max(3840).default(1280) }),
+  }),
+  defineTool({
+    id: 'pdf-to-html',
+    aliases: [],
+    name: 'PDF to HTML',
+    description: 'Turn a PDF into one web page that keeps its text and images.',
+    icon: '🧾',
+    category: 'Preview',
+    usage: 0,
+    service: 'pdf-extract',
+    input: onePdf,
+    output: 'html',
+    options: noOptions,
+  }),
+] as const satisfies readonly ToolDefinition[];
+
+export type Tool = ToolDefinition;
+export type ToolId = (typeof tools)[number]['id'];
+
+const byId = new Map<string, Tool>();
+for (const tool of tools as readonly Tool[]) {
+  for (const key of [tool.id, ...tool.aliases]) byId.set(key, tool);
+}
+
+/** The tool an id or alias names, or undefined. */
+export function findTool(idOrAlias: string): Tool | undefined {
+  return byId.get(idOrAlias);
+}
+
+export function toolsOf(service: ServiceName): Tool[] {
+  return (tools as readonly Tool[]).filter((t) => t.service === service);
+}
+
+export function takesUrl(tool: Tool): boolean {
+  return 'url' in tool.input;
+}
+
+/** Whether the tool reads PDFs, and so accepts a `password` for encrypted ones. */
+export function readsPdf(tool: Tool): boolean {
+  return 'kinds' in tool.input && tool.input.kinds.includes('pdf');
+}
+
+export function outputKind(tool: Tool, options: unknown): FileKind {
+  return typeof tool.output === 'function' ? tool.output(options as never) : tool.output;
+}
+

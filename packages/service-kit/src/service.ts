@@ -1,0 +1,212 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { fileKinds, findTool, outputKind, services, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
+import { envInt } from './config.ts';
+import { ToolError, toToolError } from './errors.ts';
+import { createLogger, requestIdMiddleware, type Logger } from './log.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { JobQueue } from './queue.ts';
+import { checkToolRequest, uploadMiddleware, type ToolInput } from './upload.ts';
+import { workdirMiddleware } from './workdir.ts';
+
+export interface ToolContext {
+  inputs: ToolInput[];
+  url?: string;
+  options: Record<string, unknown>;
+  password?: string;
+  /** Private to this request, removed when it ends: write outputs here. */
+  workdir: string;
+  /** Aborted on timeout or when the client goes away; pass it to exec. */
+  signal: AbortSignal;
+  /** What is left of the job's time, for the programs it runs. */
+  deadline: number;
+  log: Logger;
+}
+
+export interface ToolResult {
+  path: string;
+  /** The kind made, when the catalog's declared output is not enough to tell. */
+  kind?: FileKind;
+  /** A readable file name for the result; by default the first input's, with the output's extension. */
+  name?: string;
+  /** What the tool did, for the caller: pages, bytes, choices made. */
+  properties?: Record<string, unknown>;
+}
+
+export type ToolRun = (ctx: ToolContext) => Promise<ToolResult>;
+
+export interface ServiceOptions {
+  name: ServiceName;
+  /** One implementation per catalog tool of this service, by canonical id. */
+  tools: Record<string, ToolRun>;
+  /** Checks the engines; throws when one is not usable. */
+  health?: () => Promise<Record<string, unknown>>;
+  /** Extra routes, such as a compatibility API. */
+  routes?: (app: express.Express, kit: ServiceKit) => void;
+}
+
+export interface ServiceKit {
+  log: Logger;
+  metrics: Metrics;
+  queue: JobQueue;
+  timeoutMs: number;
+}
+
+/** Time left before a deadline, never less than a second, for a program's own timeout. */
+export function remaining(deadline: number): number {
+  return Math.max(1000, deadline - Date.now());
+}
+
+/** The express app of a service, without listening: tests run it in-process. */
+export function createServiceApp(opts: ServiceOptions): express.Express {
+  const log = createLogger(opts.name);
+  const metrics = createMetrics(opts.name);
+  const timeoutMs = envInt('JOB_TIMEOUT_MS', 120_000);
+  const queue = new JobQueue(
+    envInt('QUEUE_CONCURRENCY', availableParallelism()),
+    envInt('QUEUE_MAX_WAITING', 20),
+  );
+  const kit: ServiceKit = { log, metrics, queue, timeoutMs };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+
+  app.get('/health', async (_req, res) => {
+    try {
+      const engines = (await opts.health?.()) ?? {};
+      res.json({ status: 'up', service: opts.name, engines, queue: { waiting: queue.size, running: queue.active } });
+    } catch (err) {
+      log.error('health check failed', { err: String(err) });
+      res.status(503).json({ status: 'down', service: opts.name });
+    }
+  });
+
+  app.get('/prometheus/metrics', async (_req, res) => {
+    metrics.queueSize.set(queue.size);
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  opts.routes?.(app, kit);
+
+  app.post(
+    '/tools/:toolId',
+    (req, res, next) => {
+      const tool = findTool(String(req.params.toolId));
+      if (!tool || tool.service !== opts.name || !opts.tools[tool.id]) {
+        return next(new ToolError('unknown_tool', `There is no tool "${String(req.params.toolId)}" here.`));
+      }
+      res.locals.tool = tool;
+      next();
+    },
+    workdirMiddleware(opts.name),
+    uploadMiddleware(),
+    async (req, res, next) => {
+      const tool = res.locals.tool as Tool;
+      const end = metrics.duration.startTimer({ tool: tool.id });
+      metrics.inFlight.inc();
+      res.on('close', () => {
+        metrics.inFlight.dec();
+        end();
+      });
+      try {
+        const request = await checkToolRequest(tool, req);
+        const abort = new AbortController();
+        req.on('close', () => {
+          if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
+        });
+        const result = await queue.run(async () => {
+          const deadline = Date.now() + timeoutMs;
+          const timer = setTimeout(() => abort.abort(new ToolError('timeout')), timeoutMs);
+          try {
+            return await Promise.race([
+              opts.tools[tool.id]!({ ...request, workdir: res.locals.workdir as string, signal: abort.signal, deadline, log }),
+              new Promise<never>((_, reject) =>
+                abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }),
+              ),
+            ]);
+          } finally {
+            clearTimeout(timer);
+          }
+        }, abort.signal);
+        await sendResult(res, tool, request.options, request.inputs[0]?.name, result);
+        metrics.requests.inc({ tool: tool.id, outcome: 'ok' });
+      } catch (err) {
+        metrics.requests.inc({ tool: tool.id, outcome: toToolError(err).code });
+        next(err);
+      }
+    },
+  );
+
+  app.use((_req, _res, next) => next(new ToolError('not_found')));
+  app.use(errorHandler(log));
+  return app;
+}
+
+async function sendResult(
+  res: Response,
+  tool: Tool,
+  options: Record<string, unknown>,
+  inputName: string | undefined,
+  result: ToolResult,
+): Promise<void> {
+  const kind = result.kind ?? outputKind(tool, options);
+  const { size } = await stat(result.path);
+  const name = result.name ?? resultName(inputName, kind);
+  res.status(200);
+  res.setHeader('Content-Type', fileKinds[kind].mime);
+  res.setHeader('Content-Length', String(size));
+  res.setHeader('X-Quire-Output-Kind', kind);
+  res.setHeader('X-Quire-Output-Name', encodeURIComponent(name));
+  res.setHeader('X-Quire-Properties', JSON.stringify({ bytes: size, ...result.properties }));
+  await new Promise<void>((resolve, reject) => {
+    const stream = createReadStream(result.path);
+    stream.on('error', reject);
+    res.on('close', resolve);
+    stream.pipe(res);
+  });
+}
+
+/** The first input's name with the output's extension, or a plain name for URL tools. */
+export function resultName(inputName: string | undefined, kind: FileKind): string {
+  const stem = inputName ? inputName.slice(0, inputName.length - extname(inputName).length) || 'document' : 'page';
+  return `${stem}.${fileKinds[kind].ext}`;
+}
+
+/** Contract errors as JSON; the cause goes to the log with the request id, never to the client. */
+export function errorHandler(log: Logger) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const error = toToolError(err);
+    if (error.status >= 500 || error.cause) {
+      log.log(error.status >= 500 ? 'error' : 'info', error.message, {
+        code: error.code,
+        cause: error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : String(error.cause ?? ''),
+      });
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.set(error.headers).status(error.status).json(error.toBody());
+  };
+}
+
+/** Starts a service on its port (setting `PORT`, else the catalog's) and stops it cleanly on a signal. */
+export function startService(opts: ServiceOptions & { onClose?: () => Promise<void> }): void {
+  const app = createServiceApp(opts);
+  const port = envInt('PORT', services[opts.name].port);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const server = app.listen(port, host, () => {
+    console.log(JSON.stringify({ level: 'info', service: opts.name, message: `listening on ${host}:${port}` }));
+  });
+  server.requestTimeout = 0; // jobs have their own timeout
+  const stop = () => {
+    server.close(() => void (opts.onClose?.() ?? Promise.resolve()).finally(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

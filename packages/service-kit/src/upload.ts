@@ -1,0 +1,122 @@
+import { basename, extname } from 'node:path';
+import type { NextFunction, Request, Response } from 'express';
+import multer from 'multer';
+import {
+  checkFileCount,
+  accepts,
+  fileKinds,
+  parseOptions,
+  readsPdf,
+  takesUrl,
+  type FileKind,
+  type Tool,
+} from '@quire/catalog';
+import { uploadLimitBytes } from './config.ts';
+import { ToolError } from './errors.ts';
+import { sniffKind } from './sniff.ts';
+import { detectZipKind } from './zip.ts';
+
+/** Form fields beyond the files; enough for every tool's options, bounded against floods. */
+const maxFields = 50;
+/** More files than any tool takes, so that one too many is reported as such. */
+const maxFiles = 51;
+
+/** Multipart into the request's work directory (set by workdirMiddleware), under the one upload limit. */
+export function uploadMiddleware(fieldNames: readonly string[] = ['file']) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    let n = 0;
+    const storage = multer.diskStorage({
+      destination: res.locals.workdir as string,
+      // Never the client's name on disk: a counter, so nothing in a name can reach a path.
+      filename: (_req, _file, cb) => cb(null, `in-${++n}`),
+    });
+    const upload = multer({
+      storage,
+      limits: { fileSize: uploadLimitBytes(), files: maxFiles, fields: maxFields, fieldSize: 64 * 1024 },
+    }).fields(fieldNames.map((name) => ({ name, maxCount: maxFiles })));
+    upload(req, res, next);
+  };
+}
+
+export interface ToolInput {
+  path: string;
+  /** The name the client gave, for naming results only. */
+  name: string;
+  kind: FileKind;
+  size: number;
+}
+
+export interface ToolRequest {
+  inputs: ToolInput[];
+  url?: string;
+  options: Record<string, unknown>;
+  password?: string;
+}
+
+export function uploadedFiles(req: Request): Express.Multer.File[] {
+  const files = req.files;
+  if (!files) return [];
+  if (Array.isArray(files)) return files;
+  return Object.values(files).flat();
+}
+
+function field(req: Request, name: string): string | undefined {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Everything the contract asks of a tool request before any work: the files' count and kinds (by
+ * content), the URL's form, and the options against the tool's schema. Shared by gateway and services.
+ */
+export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRequest> {
+  const files = uploadedFiles(req);
+  const fields = Object.fromEntries(
+    Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]),
+  );
+  const parsed = parseOptions(tool, fields);
+  if (takesUrl(tool)) {
+    const url = field(req, 'url')?.trim() ?? '';
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new ToolError('invalid_url', 'Please enter a valid URL.');
+    if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
+    return { inputs: [], url, options: parsed.value };
+  }
+  const invalidCount = checkFileCount(tool, files.length);
+  if (invalidCount) throw new ToolError(invalidCount.code, invalidCount.message);
+  const inputs: ToolInput[] = [];
+  for (const file of files) {
+    const kind = await kindFor(tool, file.path);
+    const name = safeName(file.originalname);
+    if (!kind) {
+      const wanted = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
+      throw new ToolError('unsupported_type', `"${name}" is not a file this tool can read (it takes ${wanted}).`);
+    }
+    inputs.push({ path: file.path, name, kind, size: file.size });
+  }
+  if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
+  const password = readsPdf(tool) ? field(req, 'password') : undefined;
+  return { inputs, options: parsed.value, ...(password ? { password } : {}) };
+}
+
+async function kindFor(tool: Tool, path: string): Promise<FileKind | undefined> {
+  let kind = await sniffKind(path);
+  if (kind === 'zip') kind = await detectZipKind(path);
+  return kind && accepts(tool, kind) ? kind : undefined;
+}
+
+/** A client's file name reduced to letters, digits, dots, dashes and underscores; for display and naming. */
+export function safeName(original: string): string {
+  const base = basename(original.replace(/\\/g, '/'));
+  const ext = extname(base).slice(0, 10);
+  const stem = base.slice(0, base.length - ext.length);
+  const clean = (s: string) =>
+    s
+      .normalize('NFC')
+      .replace(/[^\p{L}\p{N}._-]+/gu, '-')
+      .replace(/^[.-]+|[.-]+$/g, '')
+      .replace(/-{2,}/g, '-');
+  const cleanStem = clean(stem).slice(0, 80) || 'document';
+  const cleanExt = clean(ext.slice(1));
+  return cleanExt ? `${cleanStem}.${cleanExt}` : cleanStem;
+}

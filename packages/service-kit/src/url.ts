@@ -1,0 +1,34 @@
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { ToolError } from './errors.ts';
+
+/** Only addresses on the public internet may be fetched: not private, loopback, link-local, CGNAT, multicast... */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  return ip.range() === 'unicast';
+}
+
+/**
+ * Checks that a URL is http(s) and that every address its host resolves to is public.
+ * `url_blocked` for a forbidden scheme or address, `url_unreachable` when the name does not resolve.
+ */
+export async function checkPublicUrl(raw: string): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ToolError('invalid_url', 'Please enter a valid URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolError('url_blocked');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  try {
+    addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  } catch (err) {
+    throw new ToolError('url_unreachable', 'The address could not be found. Please check it and try again.', { cause: err });
+  }
+  if (addresses.length === 0 || !addresses.every(isPublicAddress)) throw new ToolError('url_blocked');
+  return url;
+}
