@@ -372,3 +372,8 @@ export function outputKind(tool: Tool, options: unknown): FileKind {
   return typeof tool.output === 'function' ? tool.output(options as never) : tool.output;
 }
 
+
+/** What a tool makes with its default options (as in a workflow, where steps take no options). */
+export function defaultOutputKind(tool: Tool): FileKind {
+  return typeof tool.output === 'function' ? tool.output(tool.options.parse({}) as never) : tool.output;
+}

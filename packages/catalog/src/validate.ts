@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
 import type { FileKind } from './kinds.ts';
-import { findTool, outputKind, type Tool } from './tools.ts';
+import { defaultOutputKind, findTool, type Tool } from './tools.ts';
 
 export interface Invalid {
   code: ErrorCode;
@@ -89,7 +89,7 @@ export function checkWorkflow(steps: string[]): Checked<Tool[]> {
     if (previous && tool.input.min > 1)
       return { ok: false, code: 'invalid_workflow', message: `Step ${i + 1} ("${id}") needs several files, so it can only come first.` };
     if (previous) {
-      const made = outputKind(previous, previous.options.parse({}));
+      const made = defaultOutputKind(previous);
       if (!accepts(tool, made))
         return {
           ok: false,

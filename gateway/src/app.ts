@@ -1,0 +1,98 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import client from 'prom-client';
+import {
+  ToolError,
+  createLogger,
+  createMetrics,
+  errorHandler,
+  requestIdMiddleware,
+  uploadLimitBytes,
+  uploadMiddleware,
+  workdirMiddleware,
+  type Logger,
+} from '@quire/service-kit';
+import { apiDocsHtml, catalogJson, openApi } from './catalog-api.ts';
+import type { GatewayConfig } from './config.ts';
+import { usageStats, type Db } from './db.ts';
+import { sendResult, type ResultStore } from './results.ts';
+import { resolveChain, runChain } from './runs.ts';
+import { ServiceClient } from './service-client.ts';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  db: Db;
+  store: ResultStore;
+  log?: Logger;
+}
+
+/** The public API of CONTRACT.md as an express app, without listening. */
+export function createGatewayApp({ config, db, store, log = createLogger('gateway') }: GatewayDeps): express.Express {
+  const metrics = createMetrics('gateway');
+  const resultsStored = new client.Gauge({
+    name: 'quire_results_stored',
+    help: 'Results waiting to be downloaded',
+    registers: [metrics.registry],
+  });
+  const client_ = new ServiceClient(config.serviceUrls, config.serviceTimeoutMs);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestIdMiddleware);
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    next();
+  });
+
+  const limiter = config.rateLimitPerMinute
+    ? rateLimit({
+        windowMs: 60_000,
+        limit: config.rateLimitPerMinute,
+        standardHeaders: 'draft-7',
+        legacyHeaders: false,
+        handler: (req: Request, _res: Response, next: NextFunction) => {
+          const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+          const seconds = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : 60;
+          next(new ToolError('rate_limited', undefined, { headers: { 'Retry-After': String(seconds) } }));
+        },
+      })
+    : (_req: Request, _res: Response, next: NextFunction) => next();
+
+  /** Refuses a body over the limit before reading it, as nginx does in front. */
+  const bodyLimit = (req: Request, _res: Response, next: NextFunction) => {
+    const length = Number(req.get('content-length') ?? 0);
+    next(length > uploadLimitBytes() ? new ToolError('file_too_large') : undefined);
+  };
+
+  const run = [limiter, bodyLimit, resolveChain, workdirMiddleware('gateway'), uploadMiddleware(), runChain({ db, store, client: client_, metrics })];
+  app.post('/api.php', ...run);
+  app.post('/api/v1/tools/:toolId', ...run);
+  app.post('/api/v1/workflows', ...run);
+
+  const usage = async (_req: Request, res: Response) => res.json({ stats: await usageStats(db) });
+  app.get('/track_usage.php', usage);
+  app.get('/api/v1/usage', usage);
+
+  app.get('/api/v1/tools', (_req, res) => res.json(catalogJson()));
+  app.get('/api/v1/openapi.json', (_req, res) => res.json(openApi()));
+  app.get('/api/v1/docs', (_req, res) => res.type('html').send(apiDocsHtml()));
+
+  app.get('/uploads/:name', async (req, res, next) => {
+    const found = await store.find(req.params.name);
+    if (!found) return next(new ToolError('not_found', 'This file does not exist or has expired.'));
+    sendResult(res, found);
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    res.json({ status: 'up', services: await client_.health() });
+  });
+  app.get('/metrics', async (_req, res) => {
+    resultsStored.set(await store.sweep());
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  app.use((_req, _res, next) => next(new ToolError('not_found')));
+  app.use(errorHandler(log));
+  return app;
+}

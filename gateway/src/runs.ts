@@ -1,0 +1,99 @@
+import type { NextFunction, Request, Response } from 'express';
+import { checkWorkflow, findTool, readsPdf, takesUrl, type Tool } from '@quire/catalog';
+import {
+  ToolError,
+  checkPublicUrl,
+  checkToolRequest,
+  safeName,
+  toToolError,
+  type Metrics,
+} from '@quire/service-kit';
+import { countUse, type Db } from './db.ts';
+import type { ResultStore } from './results.ts';
+import type { ServiceClient, StepInput, StepOutput } from './service-client.ts';
+
+export interface RunDeps {
+  db: Db;
+  store: ResultStore;
+  client: ServiceClient;
+  metrics: Metrics;
+}
+
+/** Resolves the chain a request asks for before anything is uploaded: one tool, or a checked workflow. */
+export function resolveChain(req: Request, res: Response, next: NextFunction): void {
+  const q = req.query;
+  const isWorkflow = req.path.endsWith('/workflows') || q.workflow !== undefined;
+  if (isWorkflow) {
+    const steps = typeof q.steps === 'string' ? q.steps.split(',').map((s) => s.trim()) : [];
+    const checked = checkWorkflow(steps);
+    if (!checked.ok) return next(new ToolError(checked.code, checked.message));
+    res.locals.chain = checked.value;
+    return next();
+  }
+  const id = typeof req.params.toolId === 'string' ? req.params.toolId : typeof q.tool === 'string' ? q.tool : '';
+  const tool = findTool(id);
+  if (!tool) return next(new ToolError('unknown_tool', id ? `There is no tool called "${id}".` : 'Please name a tool.'));
+  res.locals.chain = [tool];
+  next();
+}
+
+/** The fields a step passes on to its service: the tool's own options, the password and the URL. */
+function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<string, string> {
+  const allowed = new Set(Object.keys((tool.options as { shape?: object }).shape ?? {}));
+  if (readsPdf(tool)) allowed.add('password');
+  if (takesUrl(tool)) allowed.add('url');
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    const value = Array.isArray(v) ? v[0] : v;
+    if (allowed.has(k) && typeof value === 'string' && value !== '') fields[k] = value;
+  }
+  return fields;
+}
+
+/** Runs a tool or a chain of tools on the upload and answers with the stored result's name. */
+export function runChain(deps: RunDeps) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const chain = res.locals.chain as Tool[];
+    const first = chain[0]!;
+    const label = chain.length > 1 ? 'workflow' : first.id;
+    const end = deps.metrics.duration.startTimer({ tool: label });
+    deps.metrics.inFlight.inc();
+    const abort = new AbortController();
+    req.on('close', () => {
+      if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
+    });
+    try {
+      const request = await checkToolRequest(first, req);
+      if (request.url) await checkPublicUrl(request.url);
+      let inputs: StepInput[] = request.inputs.map((i) => ({ path: i.path, name: i.name }));
+      let output: StepOutput | undefined;
+      for (const [i, tool] of chain.entries()) {
+        try {
+          output = await deps.client.run({
+            tool,
+            inputs,
+            fields: i === 0 ? forwardedFields(tool, req.body ?? {}) : {},
+            workdir: res.locals.workdir as string,
+            requestId: res.locals.requestId as string,
+            signal: abort.signal,
+          });
+        } catch (err) {
+          const e = toToolError(err);
+          if (chain.length === 1) throw e;
+          throw new ToolError(e.code, `Step ${i + 1} (${tool.name}): ${e.message}`, { cause: e.cause, headers: e.headers });
+        }
+        await countUse(deps.db, tool.id);
+        deps.metrics.requests.inc({ tool: tool.id, outcome: 'ok' });
+        inputs = [{ path: output.path, name: output.name }];
+      }
+      const download = await deps.store.save(output!.path, safeName(output!.name));
+      res.json({ download, properties: output!.properties });
+    } catch (err) {
+      deps.metrics.requests.inc({ tool: label, outcome: toToolError(err).code });
+      next(err);
+    } finally {
+      deps.metrics.inFlight.dec();
+      end();
+    }
+  };
+}

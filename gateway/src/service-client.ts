@@ -1,0 +1,113 @@
+import { openAsBlob, createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { errorCodes, isFileKind, type ErrorCode, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
+import { ToolError } from '@quire/service-kit';
+
+export interface StepInput {
+  path: string;
+  name: string;
+}
+
+export interface StepOutput {
+  path: string;
+  kind: FileKind;
+  name: string;
+  properties: Record<string, unknown>;
+}
+
+export interface StepRequest {
+  tool: Tool;
+  inputs: StepInput[];
+  /** Form fields to pass on as given: options, password, url. */
+  fields: Record<string, string>;
+  workdir: string;
+  requestId: string;
+  signal: AbortSignal;
+}
+
+let outputs = 0;
+
+/** Calls the service that owns a tool over HTTP and keeps its result in the work directory. */
+export class ServiceClient {
+  constructor(
+    private readonly urls: Partial<Record<ServiceName, string>>,
+    private readonly timeoutMs: number,
+  ) {}
+
+  isDeployed(service: ServiceName): boolean {
+    return Boolean(this.urls[service]);
+  }
+
+  async run(step: StepRequest): Promise<StepOutput> {
+    const base = this.urls[step.tool.service];
+    if (!base) throw new ToolError('not_available', `The ${step.tool.name} tool is not available on this server yet.`);
+    const form = new FormData();
+    for (const input of step.inputs) form.append('file', await openAsBlob(input.path), input.name);
+    for (const [k, v] of Object.entries(step.fields)) form.append(k, v);
+    let res: Response;
+    try {
+      res = await fetch(`${base}/tools/${step.tool.id}`, {
+        method: 'POST',
+        body: form,
+        headers: { 'X-Request-Id': step.requestId },
+        signal: AbortSignal.any([step.signal, AbortSignal.timeout(this.timeoutMs)]),
+      });
+    } catch (err) {
+      if ((err as Error).name === 'TimeoutError') throw new ToolError('timeout', undefined, { cause: err });
+      throw new ToolError('not_available', undefined, { cause: err });
+    }
+    if (!res.ok) throw await errorFrom(res, step.tool.service);
+    const kind = res.headers.get('x-quire-output-kind') ?? '';
+    if (!isFileKind(kind) || !res.body) throw new ToolError('internal', undefined, { cause: new Error(`bad answer from ${step.tool.service}`) });
+    const path = join(step.workdir, `out-${++outputs}`);
+    await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(path));
+    return {
+      path,
+      kind,
+      name: decodeURIComponent(res.headers.get('x-quire-output-name') ?? `result.${kind}`),
+      properties: parseJson(res.headers.get('x-quire-properties')),
+    };
+  }
+
+  /** Which services answer their health check. */
+  async health(): Promise<Record<string, 'up' | 'down'>> {
+    const entries = await Promise.all(
+      Object.entries(this.urls).map(async ([name, url]) => {
+        try {
+          const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(3000) });
+          return [name, r.ok ? 'up' : 'down'] as const;
+        } catch {
+          return [name, 'down'] as const;
+        }
+      }),
+    );
+    return Object.fromEntries(entries);
+  }
+}
+
+/** A service's contract error passed on as it is; anything else from it is not the client's concern. */
+async function errorFrom(res: Response, service: string): Promise<ToolError> {
+  const body = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+  const code = body?.error?.code;
+  const headers: Record<string, string> = {};
+  const retryAfter = res.headers.get('retry-after');
+  if (retryAfter) headers['Retry-After'] = retryAfter;
+  if (code && Object.hasOwn(errorCodes, code) && typeof body?.error?.message === 'string') {
+    return new ToolError(code as ErrorCode, body.error.message, { headers });
+  }
+  return new ToolError(res.status === 503 ? 'not_available' : 'internal', undefined, {
+    cause: new Error(`${service} answered ${res.status}`),
+  });
+}
+
+function parseJson(text: string | null): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text ?? '{}');
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
