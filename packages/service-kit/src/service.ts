@@ -181,7 +181,7 @@ export function errorHandler(log: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const error = toToolError(err);
     if (error.status >= 500 || error.cause) {
-      log.log(error.status >= 500 && error.code !== 'not_available' ? 'error' : 'warn', error.message, {
+      log.log(error.code === 'internal' ? 'error' : 'warn', error.message, {
         code: error.code,
         cause: error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : String(error.cause ?? ''),
       });

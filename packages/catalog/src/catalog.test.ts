@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  blogCategories,
+  checkFileCount,
+  checkWorkflow,
+  constants,
+  errorCodes,
+  expandPageRanges,
+  fileKinds,
+  findTool,
+  footerColumns,
+  headerMenus,
+  parseOptions,
+  parsePageRanges,
+  pagesOf,
+  searchTools,
+  tools,
+  workflowTools,
+  type Tool,
+} from './index.ts';
+
+const all = tools as readonly Tool[];
+
+describe('the tool catalog', () => {
+  it('holds the 22 tools of the spec with their seed usage', () => {
+    expect(all).toHaveLength(22);
+    const seeds = Object.fromEntries(all.map((t) => [t.id, t.usage]));
+    expect(seeds).toMatchObject({
+      'jpg-to-pdf': 39210,
+      'pdf-to-text': 10234,
+      'pdf-compress': 28400,
+      'pdf-merge': 19210,
+      'add-watermark': 0,
+      'pdf-to-html': 0,
+    });
+  });
+
+  it('has unique ids and aliases, and every alias resolves to its tool', () => {
+    const keys = all.flatMap((t) => [t.id, ...t.aliases]);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(findTool('watermark-pdf')?.id).toBe('add-watermark');
+    expect(findTool('add-watermark')?.id).toBe('add-watermark');
+    expect(findTool('nope')).toBeUndefined();
+    expect(findTool('__proto__')).toBeUndefined();
+  });
+
+  it('gives every option default a value its own schema accepts', () => {
+    let checked = 0;
+    for (const tool of all) {
+      if (tool.id !== 'pdf-page-remove') expect(tool.options.safeParse({}).success, tool.id).toBe(true);
+      const { properties = {} } = z.toJSONSchema(tool.options, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: Record<string, { default?: unknown }>;
+      };
+      for (const [field, { default: value }] of Object.entries(properties)) {
+        if (value === undefined) continue;
+        // As a form would send it: the default, as text.
+        expect(tool.options.safeParse({ [field]: String(value) }).success, `${tool.id}.${field}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(15);
+    expect(findTool('pdf-page-remove')!.options.safeParse({}).success).toBe(false); // pages is required
+    expect(findTool('add-watermark')!.options.parse({})).toEqual({ text: 'CONFIDENTIAL', opacity: 0.3, position: 'diagonal' });
+    expect(findTool('rotate-pdf')!.options.parse({})).toEqual({ angle: 90 });
+    expect(findTool('pdf-compress')!.options.parse({})).toEqual({ level: 'recommended' });
+    expect(findTool('pdf-to-images')!.options.parse({})).toEqual({ format: 'png', dpi: 150 });
+    expect(findTool('html-to-pdf')!.options.parse({})).toEqual({ pageSize: 'a4', landscape: false });
+  });
+
+  it('declares only known input kinds and sane counts', () => {
+    for (const tool of all) {
+      if (!('kinds' in tool.input)) continue;
+      for (const k of tool.input.kinds) expect(fileKinds[k], `${tool.id}: ${k}`).toBeDefined();
+      expect(tool.input.min).toBeGreaterThanOrEqual(1);
+      expect(tool.input.max).toBeGreaterThanOrEqual(tool.input.min);
+    }
+  });
+
+  it('names only catalog tools in every list', () => {
+    const listed = [
+      ...headerMenus.flatMap((m) => m.tools),
+      ...footerColumns.tools,
+      ...searchTools,
+      ...workflowTools,
+    ];
+    for (const id of listed) expect(findTool(id), id).toBeDefined();
+    expect(searchTools).toHaveLength(12);
+    expect(workflowTools).toHaveLength(12);
+    expect(headerMenus.map((m) => m.group)).toEqual(['Convert', 'Extract', 'Edit']);
+    expect(blogCategories).toEqual(['All', 'Convert', 'Extract', 'Edit']);
+    expect(constants.blogPageSize).toBe(12);
+  });
+
+  it('gives every error code a status and a message', () => {
+    expect(errorCodes.missing_file.message).toBe('Please choose a file.');
+    expect(errorCodes.invalid_url.message).toBe('Please enter a valid URL.');
+    for (const { status, message } of Object.values(errorCodes)) {
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(message).toMatch(/\.$/);
+    }
+  });
+});
+
+describe('options from form fields', () => {
+  const rotate = findTool('rotate-pdf')!;
+
+  it('coerces strings, ignores empty and unknown fields', () => {
+    expect(parseOptions(rotate, { angle: '180', pages: '', colour: 'red' })).toEqual({ ok: true, value: { angle: 180 } });
+    expect(parseOptions(findTool('pdf-to-images')!, { dpi: '300' })).toMatchObject({ ok: true, value: { dpi: 300 } });
+  });
+
+  it('names the field and what it may be', () => {
+    const bad = parseOptions(rotate, { angle: '45' });
+    expect(bad).toMatchObject({ ok: false, code: 'invalid_option', field: 'angle' });
+    expect(!bad.ok && bad.message).toContain('90, 180, 270');
+    const dpi = parseOptions(findTool('pdf-to-images')!, { dpi: '9000' });
+    expect(!dpi.ok && dpi.message).toContain('at most 300');
+    const pages = parseOptions(findTool('pdf-page-remove')!, {});
+    expect(pages).toMatchObject({ ok: false, field: 'pages' });
+    expect(!pages.ok && pages.message).toContain('required');
+    const ranges = parseOptions(findTool('pdf-split')!, { ranges: '1-3;7' });
+    expect(ranges).toMatchObject({ ok: false, field: 'ranges' });
+  });
+
+  it('counts files against each tool', () => {
+    expect(checkFileCount(findTool('pdf-merge')!, 1)?.code).toBe('too_few_files');
+    expect(checkFileCount(findTool('pdf-merge')!, 2)).toBeUndefined();
+    expect(checkFileCount(findTool('pdf-split')!, 2)?.code).toBe('too_many_files');
+    expect(checkFileCount(findTool('pdf-split')!, 0)?.code).toBe('missing_file');
+  });
+});
+
+describe('page ranges', () => {
+  it('reads lists with open ends', () => {
+    expect(parsePageRanges('1-3, 4,5-')).toEqual([
+      { from: 1, to: 3 },
+      { from: 4, to: 4 },
+      { from: 5, to: undefined },
+    ]);
+    expect(expandPageRanges(parsePageRanges('1-3,4,5-'), 6)).toEqual([[1, 2, 3], [4], [5, 6]]);
+    expect(pagesOf('4-6,2,5', 10)).toEqual([2, 4, 5, 6]);
+  });
+
+  it('refuses nonsense and pages past the end', () => {
+    for (const bad of ['', 'a', '0', '3-1', '1,,2', '-3']) expect(() => parsePageRanges(bad), bad).toThrow(RangeError);
+    expect(() => expandPageRanges(parsePageRanges('5'), 4)).toThrow(/4 pages/);
+  });
+});
+
+describe('workflows', () => {
+  it('accepts chains where each step reads what the last one made', () => {
+    const ok = checkWorkflow(['pdf-merge', 'pdf-compress', 'pdf-split']);
+    expect(ok.ok && ok.value.map((t) => t.id)).toEqual(['pdf-merge', 'pdf-compress', 'pdf-split']);
+    expect(checkWorkflow(['jpg-to-pdf', 'rotate-pdf']).ok).toBe(true);
+  });
+
+  it('names the first step that does not fit', () => {
+    const after = checkWorkflow(['pdf-split', 'pdf-compress']);
+    expect(!after.ok && after.message).toMatch(/^Step 2/);
+    expect(checkWorkflow(['pdf-compress', 'pdf-merge'])).toMatchObject({ ok: false, code: 'invalid_workflow' });
+    expect(checkWorkflow(['pdf-from-url'])).toMatchObject({ ok: false });
+    expect(checkWorkflow(['word-to-pdf', 'nope'])).toMatchObject({ ok: false });
+    expect(checkWorkflow([])).toMatchObject({ ok: false });
+  });
+});
