@@ -65,7 +65,14 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
     next(length > uploadLimitBytes() ? new ToolError('file_too_large') : undefined);
   };
 
-  const run = [limiter, bodyLimit, resolveChain, workdirMiddleware('gateway'), uploadMiddleware(), runChain({ db, store, client: client_, metrics })];
+  const run = [
+    limiter,
+    bodyLimit,
+    resolveChain,
+    workdirMiddleware('gateway'),
+    uploadMiddleware(),
+    runChain({ db, store, client: client_, metrics }),
+  ];
   app.post('/api.php', ...run);
   app.post('/api/v1/tools/:toolId', ...run);
   app.post('/api/v1/workflows', ...run);

@@ -47,11 +47,15 @@ const errorSchema = {
 
 function errorResponses() {
   const byStatus = new Map<number, string[]>();
-  for (const [code, { status }] of Object.entries(errorCodes)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  for (const [code, { status }] of Object.entries(errorCodes))
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   return Object.fromEntries(
     [...byStatus].map(([status, codes]) => [
       String(status),
-      { description: codes.join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      {
+        description: codes.join(', '),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     ]),
   );
 }
@@ -64,8 +68,13 @@ function toolRequestBody(tool: Tool) {
     properties.url = { type: 'string', format: 'uri', description: 'An http(s) address' };
     required.push('url');
   } else if ('kinds' in tool.input) {
-    const file = { type: 'string', format: 'binary', description: tool.input.kinds.map((k) => fileKinds[k].label).join(', ') };
-    properties.file = tool.input.max > 1 ? { type: 'array', items: file, minItems: tool.input.min, maxItems: tool.input.max } : file;
+    const file = {
+      type: 'string',
+      format: 'binary',
+      description: tool.input.kinds.map((k) => fileKinds[k].label).join(', '),
+    };
+    properties.file =
+      tool.input.max > 1 ? { type: 'array', items: file, minItems: tool.input.min, maxItems: tool.input.max } : file;
     required.push('file');
   }
   if (readsPdf(tool)) properties.password = { type: 'string', description: 'For an encrypted PDF' };
@@ -117,13 +126,18 @@ export function openApi() {
     post: {
       operationId: 'run_workflow',
       summary: 'Run tools in a chain, each step on the result of the one before',
-      parameters: [{ name: 'steps', in: 'query', required: true, schema: { type: 'string' }, example: 'pdf-merge,pdf-compress' }],
+      parameters: [
+        { name: 'steps', in: 'query', required: true, schema: { type: 'string' }, example: 'pdf-merge,pdf-compress' },
+      ],
       requestBody: {
         content: {
           'multipart/form-data': {
             schema: {
               type: 'object',
-              properties: { file: { type: 'array', items: { type: 'string', format: 'binary' } }, password: { type: 'string' } },
+              properties: {
+                file: { type: 'array', items: { type: 'string', format: 'binary' } },
+                password: { type: 'string' },
+              },
             },
           },
         },
@@ -143,18 +157,27 @@ export function openApi() {
     description: 'Uses per tool',
     content: {
       'application/json': {
-        schema: { type: 'object', properties: { stats: { type: 'object', additionalProperties: { type: 'integer' } } } },
+        schema: {
+          type: 'object',
+          properties: { stats: { type: 'object', additionalProperties: { type: 'integer' } } },
+        },
       },
     },
   };
   paths['/api/v1/usage'] = { get: { operationId: 'usage', summary: 'Usage counts', responses: { '200': usage } } };
-  paths['/track_usage.php'] = { get: { operationId: 'legacy_usage', summary: 'Usage counts', responses: { '200': usage } } };
+  paths['/track_usage.php'] = {
+    get: { operationId: 'legacy_usage', summary: 'Usage counts', responses: { '200': usage } },
+  };
   paths['/api/v1/tools'] = {
     get: { operationId: 'catalog', summary: 'The tool catalog', responses: { '200': { description: 'Every tool' } } },
   };
   return {
     openapi: '3.1.0',
-    info: { title: 'Quire API', version: '1', description: 'Free PDF tools over HTTP. Results live for a limited time.' },
+    info: {
+      title: 'Quire API',
+      version: '1',
+      description: 'Free PDF tools over HTTP. Results live for a limited time.',
+    },
     paths,
     components: { schemas: { Error: errorSchema } },
   };
@@ -167,9 +190,13 @@ const escapeHtml = (s: string) =>
 export function apiDocsHtml(): string {
   const rows = tools
     .map((t) => {
-      const props = (optionsSchema(t) as { properties?: Record<string, { default?: unknown; enum?: unknown[] }> }).properties ?? {};
+      const props =
+        (optionsSchema(t) as { properties?: Record<string, { default?: unknown; enum?: unknown[] }> }).properties ?? {};
       const opts = Object.entries(props)
-        .map(([k, v]) => `<code>${escapeHtml(k)}</code>${v.enum ? ` (${escapeHtml(v.enum.join(' | '))})` : ''}${v.default !== undefined ? `, default <code>${escapeHtml(String(v.default))}</code>` : ''}`)
+        .map(
+          ([k, v]) =>
+            `<code>${escapeHtml(k)}</code>${v.enum ? ` (${escapeHtml(v.enum.join(' | '))})` : ''}${v.default !== undefined ? `, default <code>${escapeHtml(String(v.default))}</code>` : ''}`,
+        )
         .join('<br>');
       const input = takesUrl(t) ? '<code>url</code>' : `<code>file</code>`;
       return `<tr><td><code>${escapeHtml(t.id)}</code></td><td>${escapeHtml(t.description)}</td><td>${input}</td><td>${opts || '–'}</td></tr>`;

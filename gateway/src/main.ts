@@ -18,7 +18,10 @@ const server = app.listen(config.port, config.host, () =>
 server.requestTimeout = 0; // tool calls have their own limits
 
 // Expired results go away even when nobody asks for metrics.
-const sweeper = setInterval(() => void store.sweep().catch((err) => log.error('sweep failed', { err: String(err) })), Math.min(60_000, config.resultTtlSeconds * 500));
+const sweeper = setInterval(
+  () => void store.sweep().catch((err) => log.error('sweep failed', { err: String(err) })),
+  Math.min(60_000, config.resultTtlSeconds * 500),
+);
 
 const stop = () => {
   clearInterval(sweeper);

@@ -1,13 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { checkWorkflow, findTool, readsPdf, takesUrl, type Tool } from '@quire/catalog';
-import {
-  ToolError,
-  checkPublicUrl,
-  checkToolRequest,
-  safeName,
-  toToolError,
-  type Metrics,
-} from '@quire/service-kit';
+import { ToolError, checkPublicUrl, checkToolRequest, safeName, toToolError, type Metrics } from '@quire/service-kit';
 import { countUse, type Db } from './db.ts';
 import type { ResultStore } from './results.ts';
 import type { ServiceClient, StepInput, StepOutput } from './service-client.ts';
@@ -32,7 +25,8 @@ export function resolveChain(req: Request, res: Response, next: NextFunction): v
   }
   const id = typeof req.params.toolId === 'string' ? req.params.toolId : typeof q.tool === 'string' ? q.tool : '';
   const tool = findTool(id);
-  if (!tool) return next(new ToolError('unknown_tool', id ? `There is no tool called "${id}".` : 'Please name a tool.'));
+  if (!tool)
+    return next(new ToolError('unknown_tool', id ? `There is no tool called "${id}".` : 'Please name a tool.'));
   res.locals.chain = [tool];
   next();
 }
@@ -80,7 +74,10 @@ export function runChain(deps: RunDeps) {
         } catch (err) {
           const e = toToolError(err);
           if (chain.length === 1) throw e;
-          throw new ToolError(e.code, `Step ${i + 1} (${tool.name}): ${e.message}`, { cause: e.cause, headers: e.headers });
+          throw new ToolError(e.code, `Step ${i + 1} (${tool.name}): ${e.message}`, {
+            cause: e.cause,
+            headers: e.headers,
+          });
         }
         await countUse(deps.db, tool.id);
         deps.metrics.requests.inc({ tool: tool.id, outcome: 'ok' });

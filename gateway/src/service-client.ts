@@ -61,7 +61,8 @@ export class ServiceClient {
     }
     if (!res.ok) throw await errorFrom(res, step.tool.service);
     const kind = res.headers.get('x-quire-output-kind') ?? '';
-    if (!isFileKind(kind) || !res.body) throw new ToolError('internal', undefined, { cause: new Error(`bad answer from ${step.tool.service}`) });
+    if (!isFileKind(kind) || !res.body)
+      throw new ToolError('internal', undefined, { cause: new Error(`bad answer from ${step.tool.service}`) });
     const path = join(step.workdir, `out-${++outputs}`);
     await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(path));
     return {

@@ -57,7 +57,14 @@ describe('tool calls answered before any service is reached', () => {
     const post = (url: string) => request(app).post('/api.php?tool=pdf-from-url').field('url', url);
     expect((await post('')).body.error).toEqual({ code: 'invalid_url', message: 'Please enter a valid URL.' });
     expect((await post('javascript:alert(1)')).body.error.code).toBe('invalid_url');
-    for (const blocked of ['http://127.0.0.1/', 'http://[::1]/', 'http://169.254.169.254/latest', 'http://0.0.0.0/', 'http://10.1.2.3/', 'http://[::ffff:127.0.0.1]/']) {
+    for (const blocked of [
+      'http://127.0.0.1/',
+      'http://[::1]/',
+      'http://169.254.169.254/latest',
+      'http://0.0.0.0/',
+      'http://10.1.2.3/',
+      'http://[::ffff:127.0.0.1]/',
+    ]) {
       const res = await post(blocked);
       expect(res.status, blocked).toBe(403);
       expect(res.body.error.code).toBe('url_blocked');
@@ -232,7 +239,9 @@ describe('catalog and docs', () => {
 
 describe('configuration', () => {
   it('refuses the auth emulator in production and bad numbers', () => {
-    expect(() => readConfig({ NODE_ENV: 'production', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })).toThrow(/production/);
+    expect(() => readConfig({ NODE_ENV: 'production', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })).toThrow(
+      /production/,
+    );
     expect(() => readConfig({ RESULT_TTL_SECONDS: 'soon' })).toThrow(/RESULT_TTL_SECONDS/);
     expect(() => readConfig({ PDF_EDITOR_URL: 'not a url' })).toThrow(/PDF_EDITOR_URL/);
   });

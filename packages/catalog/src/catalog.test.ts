@@ -61,7 +61,11 @@ describe('the tool catalog', () => {
     }
     expect(checked).toBeGreaterThanOrEqual(15);
     expect(findTool('pdf-page-remove')!.options.safeParse({}).success).toBe(false); // pages is required
-    expect(findTool('add-watermark')!.options.parse({})).toEqual({ text: 'CONFIDENTIAL', opacity: 0.3, position: 'diagonal' });
+    expect(findTool('add-watermark')!.options.parse({})).toEqual({
+      text: 'CONFIDENTIAL',
+      opacity: 0.3,
+      position: 'diagonal',
+    });
     expect(findTool('rotate-pdf')!.options.parse({})).toEqual({ angle: 90 });
     expect(findTool('pdf-compress')!.options.parse({})).toEqual({ level: 'recommended' });
     expect(findTool('pdf-to-images')!.options.parse({})).toEqual({ format: 'png', dpi: 150 });
@@ -78,12 +82,7 @@ describe('the tool catalog', () => {
   });
 
   it('names only catalog tools in every list', () => {
-    const listed = [
-      ...headerMenus.flatMap((m) => m.tools),
-      ...footerColumns.tools,
-      ...searchTools,
-      ...workflowTools,
-    ];
+    const listed = [...headerMenus.flatMap((m) => m.tools), ...footerColumns.tools, ...searchTools, ...workflowTools];
     for (const id of listed) expect(findTool(id), id).toBeDefined();
     expect(searchTools).toHaveLength(12);
     expect(workflowTools).toHaveLength(12);
@@ -106,7 +105,10 @@ describe('options from form fields', () => {
   const rotate = findTool('rotate-pdf')!;
 
   it('coerces strings, ignores empty and unknown fields', () => {
-    expect(parseOptions(rotate, { angle: '180', pages: '', colour: 'red' })).toEqual({ ok: true, value: { angle: 180 } });
+    expect(parseOptions(rotate, { angle: '180', pages: '', colour: 'red' })).toEqual({
+      ok: true,
+      value: { angle: 180 },
+    });
     expect(parseOptions(findTool('pdf-to-images')!, { dpi: '300' })).toMatchObject({ ok: true, value: { dpi: 300 } });
   });
 

@@ -1,3 +1,4 @@
+export * from './checks.ts';
 export * from './kinds.ts';
 export * from './errors.ts';
 export * from './ranges.ts';

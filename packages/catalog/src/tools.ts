@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keepsEverything, makesPages, notPaged, type ResultChecks } from './checks.ts';
 import type { FileKind } from './kinds.ts';
 import { imagePageSize, noOptions, pageRanges, printOptions } from './options.ts';
 
@@ -30,6 +31,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   input: { kinds: readonly FileKind[]; min: number; max: number } | { url: true };
   /** What it makes; a function when an option decides. */
   output: FileKind | ((options: z.output<S>) => FileKind);
+  /** What every result must show before it is offered. */
+  checks: ResultChecks;
   options: S;
 }
 
@@ -55,6 +58,7 @@ export const tools = [
     service: 'image',
     input: { kinds: ['jpeg'], min: 1, max: maxFiles },
     output: 'pdf',
+    checks: { pages: 'per-file' },
     options: z.object({ pageSize: imagePageSize }),
   }),
   defineTool({
@@ -68,6 +72,7 @@ export const tools = [
     service: 'pdf-extract',
     input: onePdf,
     output: (o) => (o.format === 'md' ? 'md' : 'txt'),
+    checks: notPaged,
     options: z.object({ format: z.enum(['txt', 'md']).default('txt') }),
   }),
   defineTool({
@@ -81,6 +86,7 @@ export const tools = [
     service: 'office',
     input: one('doc', 'docx', 'odt', 'rtf'),
     output: 'pdf',
+    checks: makesPages,
     options: noOptions,
   }),
   defineTool({
@@ -94,6 +100,7 @@ export const tools = [
     service: 'office',
     input: one('xls', 'xlsx', 'ods', 'csv'),
     output: 'pdf',
+    checks: makesPages,
     options: noOptions,
   }),
   defineTool({
@@ -107,6 +114,7 @@ export const tools = [
     service: 'office',
     input: one('ppt', 'pptx', 'ppsx', 'odp'),
     output: 'pdf',
+    checks: makesPages,
     options: noOptions,
   }),
   defineTool({
@@ -120,6 +128,7 @@ export const tools = [
     service: 'renderer',
     input: one('html', 'html-zip'),
     output: 'pdf',
+    checks: makesPages,
     options: printOptions,
   }),
   defineTool({
@@ -133,6 +142,7 @@ export const tools = [
     service: 'pdf-extract',
     input: onePdf,
     output: 'docx',
+    checks: notPaged,
     options: noOptions,
   }),
   defineTool({
@@ -146,6 +156,7 @@ export const tools = [
     service: 'pdf-extract',
     input: onePdf,
     output: 'xlsx',
+    checks: notPaged,
     options: noOptions,
   }),
   defineTool({
@@ -159,6 +170,7 @@ export const tools = [
     service: 'pdf-extract',
     input: onePdf,
     output: 'pptx',
+    checks: notPaged,
     options: noOptions,
   }),
   defineTool({
@@ -172,6 +184,7 @@ export const tools = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
+    checks: keepsEverything,
     options: z.object({ level: z.enum(['low', 'recommended', 'extreme']).default('recommended') }),
   }),
   defineTool({
@@ -185,6 +198,7 @@ export const tools = [
     service: 'pdf-editor',
     input: { kinds: ['pdf'], min: 2, max: maxFiles },
     output: 'pdf',
+    checks: { pages: 'sum', text: 'kept', pixels: true },
     options: noOptions,
   }),
   defineTool({
@@ -198,6 +212,7 @@ export const tools = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'zip',
+    checks: { pages: 'per-range', text: 'kept', pixels: true },
     options: z.object({ ranges: pageRanges('Ranges').optional() }),
   }),
   defineTool({
@@ -211,6 +226,7 @@ export const tools = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
+    checks: keepsEverything,
     options: noOptions,
   }),
   defineTool({
@@ -224,6 +240,7 @@ export const tools = [
     service: 'image',
     input: { kinds: images, min: 1, max: maxFiles },
     output: 'pdf',
+    checks: { pages: 'per-file' },
     options: z.object({ pageSize: imagePageSize }),
   }),
   defineTool({
@@ -237,6 +254,7 @@ export const tools = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
+    checks: { pages: 'kept', text: 'kept', pixels: true },
     options: z.object({ pages: pageRanges('Pages') }),
   }),
   defineTool({
@@ -250,6 +268,7 @@ export const tools = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
+    checks: keepsEverything,
     options: noOptions,
   }),
   defineTool({
@@ -263,6 +282,7 @@ export const tools = [
     service: 'image',
     input: onePdf,
     output: 'zip',
+    checks: { pages: 'per-page' },
     options: z.object({
       format: z.enum(['png', 'jpg']).default('png'),
       dpi: z.coerce.number().int().min(72).max(300).default(150),
@@ -279,6 +299,7 @@ export const tools = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
+    checks: { pages: 'same', text: 'added', pixels: true },
     options: z.object({
       text: z.string().trim().min(1).max(100).default('CONFIDENTIAL'),
       opacity: z.coerce.number().min(0.05).max(1).default(0.3),
@@ -296,6 +317,7 @@ export const tools = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
+    checks: keepsEverything,
     options: z.object({
       angle: z.enum(['90', '180', '270']).default('90').transform(Number),
       pages: pageRanges('Pages').optional(),
@@ -312,6 +334,7 @@ export const tools = [
     service: 'renderer',
     input: { url: true },
     output: 'pdf',
+    checks: makesPages,
     options: printOptions,
   }),
   defineTool({
@@ -325,6 +348,7 @@ export const tools = [
     service: 'renderer',
     input: { url: true },
     output: 'pdf',
+    checks: makesPages,
     options: z.object({ width: z.coerce.number().int().min(320).max(3840).default(1280) }),
   }),
   defineTool({
@@ -338,6 +362,7 @@ export const tools = [
     service: 'pdf-extract',
     input: onePdf,
     output: 'html',
+    checks: notPaged,
     options: noOptions,
   }),
 ] as const satisfies readonly ToolDefinition[];
@@ -371,7 +396,6 @@ export function readsPdf(tool: Tool): boolean {
 export function outputKind(tool: Tool, options: unknown): FileKind {
   return typeof tool.output === 'function' ? tool.output(options as never) : tool.output;
 }
-
 
 /** What a tool makes with its default options (as in a workflow, where steps take no options). */
 export function defaultOutputKind(tool: Tool): FileKind {

@@ -83,11 +83,23 @@ export function checkWorkflow(steps: string[]): Checked<Tool[]> {
     if (!tool) return { ok: false, code: 'invalid_workflow', message: `Step ${i + 1} ("${id}") is not a known tool.` };
     const previous = chain.at(-1);
     if (!('kinds' in tool.input))
-      return { ok: false, code: 'invalid_workflow', message: `Step ${i + 1} ("${id}") takes a web address, not a file.` };
+      return {
+        ok: false,
+        code: 'invalid_workflow',
+        message: `Step ${i + 1} ("${id}") takes a web address, not a file.`,
+      };
     if (!tool.options.safeParse({}).success)
-      return { ok: false, code: 'invalid_workflow', message: `Step ${i + 1} ("${id}") needs options that a workflow cannot give.` };
+      return {
+        ok: false,
+        code: 'invalid_workflow',
+        message: `Step ${i + 1} ("${id}") needs options that a workflow cannot give.`,
+      };
     if (previous && tool.input.min > 1)
-      return { ok: false, code: 'invalid_workflow', message: `Step ${i + 1} ("${id}") needs several files, so it can only come first.` };
+      return {
+        ok: false,
+        code: 'invalid_workflow',
+        message: `Step ${i + 1} ("${id}") needs several files, so it can only come first.`,
+      };
     if (previous) {
       const made = defaultOutputKind(previous);
       if (!accepts(tool, made))

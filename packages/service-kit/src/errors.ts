@@ -34,7 +34,8 @@ export function fail(code: ErrorCode, message?: string, cause?: unknown): never 
 export function toToolError(err: unknown): ToolError {
   if (err instanceof ToolError) return err;
   const e = err as { code?: string; type?: string; status?: number };
-  if (e?.code === 'LIMIT_FILE_SIZE' || e?.type === 'entity.too.large') return new ToolError('file_too_large', undefined, { cause: err });
+  if (e?.code === 'LIMIT_FILE_SIZE' || e?.type === 'entity.too.large')
+    return new ToolError('file_too_large', undefined, { cause: err });
   if (e?.code === 'LIMIT_FILE_COUNT') return new ToolError('too_many_files', undefined, { cause: err });
   if (e?.code?.startsWith?.('LIMIT_') || e?.type === 'entity.parse.failed' || e?.status === 400)
     return new ToolError('invalid_option', 'The request could not be read. Please try again.', { cause: err });

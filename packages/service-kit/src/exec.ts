@@ -52,7 +52,8 @@ export function exec(command: string, args: readonly string[], options: ExecOpti
       }
     };
     const timer = setTimeout(
-      () => kill(new ToolError('timeout', undefined, { cause: new Error(`${command} ran past ${options.timeoutMs} ms`) })),
+      () =>
+        kill(new ToolError('timeout', undefined, { cause: new Error(`${command} ran past ${options.timeoutMs} ms`) })),
       options.timeoutMs,
     );
     const onAbort = () => kill(stopped(command, options.signal!));
@@ -77,5 +78,7 @@ export function exec(command: string, args: readonly string[], options: ExecOpti
 
 function stopped(command: string, signal: AbortSignal): ToolError {
   const why = signal.reason;
-  return why instanceof ToolError ? why : new ToolError('timeout', undefined, { cause: new Error(`${command} was stopped`) });
+  return why instanceof ToolError
+    ? why
+    : new ToolError('timeout', undefined, { cause: new Error(`${command} was stopped`) });
 }

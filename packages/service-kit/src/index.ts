@@ -9,5 +9,6 @@ export * from './service.ts';
 export * from './sniff.ts';
 export * from './upload.ts';
 export * from './url.ts';
+export * from './verify.ts';
 export * from './workdir.ts';
 export * from './zip.ts';

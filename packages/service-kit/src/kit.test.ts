@@ -103,9 +103,16 @@ describe('sniffKind', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zip-'));
     writeFileSync(join(dir, 'index.html'), '<p>hi</p>');
     writeFileSync(join(dir, 'other.txt'), 'x');
-    execFileSync('python3', ['-c', `import zipfile,sys
+    execFileSync('python3', [
+      '-c',
+      `import zipfile,sys
 z=zipfile.ZipFile(sys.argv[1],'w'); z.write(sys.argv[2],'index.html'); z.close()
-z=zipfile.ZipFile(sys.argv[3],'w'); z.write(sys.argv[4],'other.txt'); z.close()`, join(dir, 'a.zip'), join(dir, 'index.html'), join(dir, 'b.zip'), join(dir, 'other.txt')]);
+z=zipfile.ZipFile(sys.argv[3],'w'); z.write(sys.argv[4],'other.txt'); z.close()`,
+      join(dir, 'a.zip'),
+      join(dir, 'index.html'),
+      join(dir, 'b.zip'),
+      join(dir, 'other.txt'),
+    ]);
     expect(await detectZipKind(join(dir, 'a.zip'))).toBe('html-zip');
     expect(await detectZipKind(join(dir, 'b.zip'))).toBe('zip');
     expect(await detectZipKind(join(dir, 'index.html'))).toBeUndefined();

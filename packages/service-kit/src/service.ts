@@ -65,10 +65,7 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
   const log = createLogger(opts.name);
   const metrics = createMetrics(opts.name);
   const timeoutMs = envInt('JOB_TIMEOUT_MS', 120_000);
-  const queue = new JobQueue(
-    envInt('QUEUE_CONCURRENCY', availableParallelism()),
-    envInt('QUEUE_MAX_WAITING', 20),
-  );
+  const queue = new JobQueue(envInt('QUEUE_CONCURRENCY', availableParallelism()), envInt('QUEUE_MAX_WAITING', 20));
   const kit: ServiceKit = { log, metrics, queue, timeoutMs };
 
   const app = express();
@@ -123,7 +120,13 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
           const timer = setTimeout(() => abort.abort(new ToolError('timeout')), timeoutMs);
           try {
             return await Promise.race([
-              opts.tools[tool.id]!({ ...request, workdir: res.locals.workdir as string, signal: abort.signal, deadline, log }),
+              opts.tools[tool.id]!({
+                ...request,
+                workdir: res.locals.workdir as string,
+                signal: abort.signal,
+                deadline,
+                log,
+              }),
               new Promise<never>((_, reject) =>
                 abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }),
               ),

@@ -78,7 +78,8 @@ export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRe
   const parsed = parseOptions(tool, fields);
   if (takesUrl(tool)) {
     const url = field(req, 'url')?.trim() ?? '';
-    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new ToolError('invalid_url', 'Please enter a valid URL.');
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+      throw new ToolError('invalid_url', 'Please enter a valid URL.');
     if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
     return { inputs: [], url, options: parsed.value };
   }

@@ -25,9 +25,13 @@ export async function checkPublicUrl(raw: string): Promise<URL> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
-    addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    addresses = ipaddr.isValid(host)
+      ? [host]
+      : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch (err) {
-    throw new ToolError('url_unreachable', 'The address could not be found. Please check it and try again.', { cause: err });
+    throw new ToolError('url_unreachable', 'The address could not be found. Please check it and try again.', {
+      cause: err,
+    });
   }
   if (addresses.length === 0 || !addresses.every(isPublicAddress)) throw new ToolError('url_blocked');
   return url;

@@ -1,3 +1,7 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { FileKind } from '@quire/catalog';
 import yauzl from 'yauzl';
 
@@ -31,4 +35,44 @@ export async function detectZipKind(path: string): Promise<FileKind | undefined>
   } catch {
     return undefined;
   }
+}
+
+/** Most a verified zip may unpack to; a result is ours, so this only guards against our own bugs. */
+const maxUnpacked = 2 * 1024 * 1024 * 1024;
+
+/**
+ * Unpacks a zip's files into `dir` under names of our own (entry-1, entry-2...), in entry order,
+ * keeping nothing of the entries' paths. Returns the files written.
+ */
+export function extractZip(path: string, dir: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('unreadable zip'));
+      const files: string[] = [];
+      let total = 0;
+      zip.on('error', reject);
+      zip.on('end', () => resolve(files));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName.endsWith('/')) return zip.readEntry();
+        total += entry.uncompressedSize;
+        if (total > maxUnpacked) {
+          zip.close();
+          return reject(new Error('zip unpacks too large'));
+        }
+        zip.openReadStream(entry, async (e, stream) => {
+          if (e || !stream) return reject(e ?? new Error('unreadable entry'));
+          try {
+            await mkdir(dir, { recursive: true });
+            const file = join(dir, `entry-${files.length + 1}`);
+            await pipeline(stream, createWriteStream(file));
+            files.push(file);
+            zip.readEntry();
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      zip.readEntry();
+    });
+  });
 }

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const root = new URL('../', import.meta.url).pathname;
+export const corpus = join(root, '../shared/corpus');
+export const resultsDir = join(root, 'bench/results');
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Wall time of one async call, in seconds. */
+export async function time(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/** The peak resident memory of a process, in MB, as the kernel counts it. */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Starts one of our services as its own process and waits for its health check. */
+export async function startService(
+  name: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, `services/${name}/src/main.ts`)], {
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${name} did not become healthy on port ${port}`);
+}
+
+export interface BenchReport {
+  name: string;
+  summary: string;
+  data: unknown;
+}
+
+export async function writeReport(report: BenchReport): Promise<void> {
+  await mkdir(resultsDir, { recursive: true });
+  await writeFile(join(resultsDir, `${report.name}.json`), JSON.stringify(report.data, null, 2));
+}

@@ -1,0 +1,20 @@
+/**
+ * What a tool promises of every result, checked before the result is offered.
+ * - pages: how the output's pages follow from the input's:
+ *   `same` as the input; `sum` of all inputs in order; `kept` the input's less the `pages` option;
+ *   `per-range` a zip with one PDF per range of the `ranges` option (every page by default);
+ *   `per-page` a zip with one image per input page; `per-file` at least one page per input file;
+ *   `some` at least one page; `none` the output is not paged.
+ * - text: `kept` every word of each mapped input page is still on its output page; `added` the same,
+ *   and the tool's `text` option appears on every page.
+ * - pixels: no output page is blank where its input page was not.
+ */
+export interface ResultChecks {
+  pages: 'same' | 'sum' | 'kept' | 'per-range' | 'per-page' | 'per-file' | 'some' | 'none';
+  text?: 'kept' | 'added';
+  pixels?: boolean;
+}
+
+export const keepsEverything = { pages: 'same', text: 'kept', pixels: true } as const satisfies ResultChecks;
+export const makesPages = { pages: 'some' } as const satisfies ResultChecks;
+export const notPaged = { pages: 'none' } as const satisfies ResultChecks;

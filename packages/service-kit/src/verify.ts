@@ -1,0 +1,291 @@
+import { mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expandPageRanges, parsePageRanges, pagesOf, type FileKind, type Tool } from '@quire/catalog';
+import { ToolError } from './errors.ts';
+import { exec } from './exec.ts';
+import type { Job } from './pdf.ts';
+import { sniffKind } from './sniff.ts';
+import { extractZip, listZip } from './zip.ts';
+
+/** A result that breaks a tool's promise; never offered. The check names what failed, for logs and metrics. */
+export class VerificationError extends ToolError {
+  constructor(
+    readonly check: string,
+    detail: string,
+  ) {
+    super('internal', 'The result did not pass our checks, so we did not offer it. Please try again.', {
+      cause: new Error(`${check}: ${detail}`),
+    });
+  }
+}
+
+/** Pages whose text and pixels are compared: all of a short document, a spread of a long one. */
+const samplePages = 12;
+/** Words of an input page that may go missing before its text counts as changed (hyphenation, ligatures). */
+const wordLossTolerance = 0.01;
+/** A page rendered this small is enough to tell blank from not. */
+const blankDpi = 9;
+
+function timeLeft(job: Job): number {
+  return Math.max(1000, job.deadline - Date.now());
+}
+
+async function run(job: Job, cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return exec(cmd, args, { timeoutMs: timeLeft(job), signal: job.signal, maxOutput: 64 * 1024 * 1024 });
+}
+
+/** A PDF opens when qpdf's full check finds no error (warnings are fine: it repaired them). */
+export async function pdfOpens(path: string, job: Job): Promise<boolean> {
+  const { code } = await run(job, 'qpdf', ['--check', path]);
+  return code === 0 || code === 3;
+}
+
+export async function pdfPages(path: string, job: Job): Promise<number> {
+  const { code, stdout } = await run(job, 'qpdf', ['--show-npages', path]);
+  return code === 0 || code === 3 ? Number(stdout.trim()) : NaN;
+}
+
+/** The words of one page, as pdftotext reads them. */
+export async function pageWords(path: string, page: number, job: Job): Promise<string[]> {
+  const { stdout } = await run(job, 'pdftotext', [
+    '-q',
+    '-enc',
+    'UTF-8',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    path,
+    '-',
+  ]);
+  return stdout.split(/\s+/).filter(Boolean);
+}
+
+/** Whether a page renders to white (or one flat colour) only. */
+export async function pageIsBlank(path: string, page: number, job: Job, dir: string): Promise<boolean> {
+  const out = join(dir, `blank-${Math.random().toString(36).slice(2)}`);
+  await run(job, 'pdftoppm', [
+    '-q',
+    '-gray',
+    '-r',
+    String(blankDpi),
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    '-singlefile',
+    path,
+    out,
+  ]);
+  const pgm = await readFile(`${out}.pgm`).catch(() => undefined);
+  if (!pgm) return false; // unrenderable pages are not called blank here; opening is checked apart
+  const pixels = pgmPixels(pgm);
+  let min = 255;
+  let max = 0;
+  for (const v of pixels) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return max - min < 8;
+}
+
+/** The pixel bytes of a binary PGM (P5), after its header. */
+function pgmPixels(pgm: Buffer): Buffer {
+  let fields = 0;
+  let i = 0;
+  while (fields < 4 && i < pgm.length) {
+    while (i < pgm.length && /\s/.test(String.fromCharCode(pgm[i]!))) i++;
+    if (pgm[i] === 0x23) {
+      while (i < pgm.length && pgm[i] !== 0x0a) i++;
+      continue;
+    }
+    while (i < pgm.length && !/\s/.test(String.fromCharCode(pgm[i]!))) i++;
+    fields++;
+  }
+  return pgm.subarray(i + 1);
+}
+
+/** Up to `samplePages` page numbers spread over 1..count, first and last included. */
+export function samplePageNumbers(count: number, max = samplePages): number[] {
+  if (count <= max) return Array.from({ length: count }, (_, i) => i + 1);
+  const picks = new Set<number>();
+  for (let i = 0; i < max; i++) picks.add(1 + Math.round((i * (count - 1)) / (max - 1)));
+  return [...picks];
+}
+
+/** Words of `before` missing from `after`, counted with repeats. */
+export function missingWords(before: string[], after: string[]): string[] {
+  const have = new Map<string, number>();
+  for (const w of after) have.set(w, (have.get(w) ?? 0) + 1);
+  const missing: string[] = [];
+  for (const w of before) {
+    const n = have.get(w) ?? 0;
+    if (n > 0) have.set(w, n - 1);
+    else missing.push(w);
+  }
+  return missing;
+}
+
+/** One output page and the input page it must match. */
+interface PagePair {
+  out: { file: string; page: number };
+  in: { file: string; page: number };
+}
+
+export interface VerifyRequest {
+  tool: Tool;
+  /** The inputs as the tool read them: PDFs already decrypted. */
+  inputs: { path: string; kind: FileKind }[];
+  options: Record<string, unknown>;
+  result: { path: string; kind: FileKind };
+  job: Job;
+}
+
+/**
+ * Checks a result against what its tool promises (the catalog's `checks`): that it opens, that its
+ * pages follow from the input's, that no text went missing and no page went blank. Returns the names
+ * of the checks passed; throws a VerificationError naming the first that failed.
+ */
+export async function verifyResult(req: VerifyRequest): Promise<string[]> {
+  const { tool, result, job } = req;
+  const passed: string[] = [];
+  const dir = join(job.workdir, 'verify');
+  await mkdir(dir, { recursive: true });
+  const promise = tool.checks;
+
+  // 1. The output opens.
+  let outputs: string[] = [];
+  if (result.kind === 'pdf') {
+    if (!(await pdfOpens(result.path, job))) throw new VerificationError('opens', 'qpdf --check failed');
+    outputs = [result.path];
+  } else if (result.kind === 'zip') {
+    const names = await listZip(result.path).catch(() => undefined);
+    if (!names || names.length === 0) throw new VerificationError('opens', 'zip is empty or unreadable');
+    outputs = await extractZip(result.path, join(dir, 'zip'));
+    for (const file of outputs) {
+      const kind = await sniffKind(file);
+      if (kind === 'pdf' ? !(await pdfOpens(file, job)) : !kind) {
+        throw new VerificationError('opens', `zip entry ${file} does not open`);
+      }
+    }
+  } else if (result.kind === 'docx' || result.kind === 'xlsx' || result.kind === 'pptx') {
+    const main = { docx: 'word/document.xml', xlsx: 'xl/workbook.xml', pptx: 'ppt/presentation.xml' }[result.kind];
+    const names = await listZip(result.path).catch(() => [] as string[]);
+    if (!names.includes('[Content_Types].xml') || !names.includes(main)) {
+      throw new VerificationError('opens', `${result.kind} package lacks its main part`);
+    }
+  } else {
+    const text = await readFile(result.path);
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(text);
+    } catch {
+      throw new VerificationError('opens', 'text is not valid UTF-8');
+    }
+  }
+  passed.push('opens');
+  if (promise.pages === 'none') return passed;
+
+  // 2. Pages follow from the input's.
+  const inputPdfs = req.inputs.filter((i) => i.kind === 'pdf').map((i) => i.path);
+  const inputPages = await Promise.all(inputPdfs.map((p) => pdfPages(p, job)));
+  const outputPages =
+    result.kind === 'pdf'
+      ? [await pdfPages(result.path, job)]
+      : await Promise.all(outputs.map((p) => pdfPages(p, job)));
+  const pairs: PagePair[] = [];
+  const expectPages = (got: number, want: number, what: string) => {
+    if (got !== want) throw new VerificationError('pages', `${what}: ${got} pages, expected ${want}`);
+  };
+  const [firstIn] = inputPdfs;
+  switch (promise.pages) {
+    case 'same':
+      expectPages(outputPages[0]!, inputPages[0]!, 'output');
+      for (let p = 1; p <= outputPages[0]!; p++)
+        pairs.push({ out: { file: result.path, page: p }, in: { file: firstIn!, page: p } });
+      break;
+    case 'sum': {
+      expectPages(
+        outputPages[0]!,
+        inputPages.reduce((a, b) => a + b, 0),
+        'output',
+      );
+      let p = 1;
+      for (const [i, file] of inputPdfs.entries())
+        for (let q = 1; q <= inputPages[i]!; q++)
+          pairs.push({ out: { file: result.path, page: p++ }, in: { file, page: q } });
+      break;
+    }
+    case 'kept': {
+      const removed = new Set(pagesOf(String(req.options.pages), inputPages[0]!));
+      const kept = Array.from({ length: inputPages[0]! }, (_, i) => i + 1).filter((p) => !removed.has(p));
+      expectPages(outputPages[0]!, kept.length, 'output');
+      kept.forEach((q, i) => pairs.push({ out: { file: result.path, page: i + 1 }, in: { file: firstIn!, page: q } }));
+      break;
+    }
+    case 'per-range': {
+      const ranges =
+        typeof req.options.ranges === 'string'
+          ? expandPageRanges(parsePageRanges(req.options.ranges), inputPages[0]!)
+          : Array.from({ length: inputPages[0]! }, (_, i) => [i + 1]);
+      if (outputs.length !== ranges.length)
+        throw new VerificationError('pages', `${outputs.length} files for ${ranges.length} ranges`);
+      ranges.forEach((range, j) => {
+        expectPages(outputPages[j]!, range.length, `part ${j + 1}`);
+        range.forEach((q, i) =>
+          pairs.push({ out: { file: outputs[j]!, page: i + 1 }, in: { file: firstIn!, page: q } }),
+        );
+      });
+      break;
+    }
+    case 'per-page':
+      if (outputs.length !== inputPages[0])
+        throw new VerificationError('pages', `${outputs.length} images for ${inputPages[0]} pages`);
+      break;
+    case 'per-file':
+      if (!(outputPages[0]! >= req.inputs.length))
+        throw new VerificationError('pages', `${outputPages[0]} pages for ${req.inputs.length} files`);
+      break;
+    case 'some':
+      if (!(outputPages[0]! >= 1)) throw new VerificationError('pages', 'no pages');
+      break;
+  }
+  passed.push('pages');
+  if (pairs.length === 0) return passed;
+
+  // 3 and 4. Text and pixels, on a sample of pages for long documents.
+  const sample = samplePageNumbers(pairs.length).map((i) => pairs[i - 1]!);
+  if (promise.text) {
+    const mark =
+      promise.text === 'added'
+        ? String(req.options.text ?? '')
+            .split(/\s+/)
+            .filter(Boolean)
+        : [];
+    for (const pair of sample) {
+      const [before, after] = await Promise.all([
+        pageWords(pair.in.file, pair.in.page, job),
+        pageWords(pair.out.file, pair.out.page, job),
+      ]);
+      const missing = missingWords(before, after);
+      if (missing.length > Math.floor(before.length * wordLossTolerance)) {
+        throw new VerificationError('text', `page ${pair.out.page} lost ${missing.length} of ${before.length} words`);
+      }
+      if (mark.length && missingWords(mark, after).length > 0) {
+        throw new VerificationError('text', `page ${pair.out.page} lacks the watermark text`);
+      }
+    }
+    passed.push('text');
+  }
+  if (promise.pixels) {
+    for (const pair of sample) {
+      const [wasBlank, isBlank] = await Promise.all([
+        pageIsBlank(pair.in.file, pair.in.page, job, dir),
+        pageIsBlank(pair.out.file, pair.out.page, job, dir),
+      ]);
+      if (isBlank && !wasBlank) throw new VerificationError('pixels', `page ${pair.out.page} came out blank`);
+    }
+    passed.push('pixels');
+  }
+  return passed;
+}

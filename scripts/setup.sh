@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what Quire needs to run and test on Debian or Ubuntu: system packages, then npm packages.
+# Idempotent and quiet when everything is already there; safe to run before every start or test.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# Debian packages the services run. Each service adds its engines here (LibreOffice, Chromium, fonts,
+# PostgreSQL, Redis...), one package a line.
+APT_PACKAGES=(
+  qpdf          # pdf-editor: structural work, unlock
+  ghostscript   # pdf-editor: compression (run as a separate program only)
+  poppler-utils # pdftoppm, pdftotext
+  nginx-light   # the public front: static site and proxy to the gateway
+  build-essential python3 # node-gyp compiles better-sqlite3 from source during npm ci
+)
+
+log() { printf 'setup: %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    log "need root to run: $* (sudo is not installed)" >&2
+    exit 1
+  fi
+}
+
+install_apt_packages() {
+  local missing=() pkg
+  for pkg in "${APT_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null | grep -qx installed; then
+      missing+=("$pkg")
+    fi
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  if ! command -v apt-get >/dev/null 2>&1; then
+    log "missing system packages (${missing[*]}) and no apt-get: install them by hand" >&2
+    exit 1
+  fi
+  log "installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+install_npm_packages() {
+  if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] ||
+    [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "installing npm packages (npm ci)"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+  # better-sqlite3 is compiled from source by its install script; make sure that really happened.
+  if ! node -e "new (require('better-sqlite3'))(':memory:').close()" >/dev/null 2>&1; then
+    log "building better-sqlite3"
+    npm rebuild better-sqlite3 --loglevel=error
+    node -e "new (require('better-sqlite3'))(':memory:').close()"
+  fi
+}
+
+install_apt_packages
+install_npm_packages

@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findNginx, renderNginxConfig, renderTemplate, startStack } from './stack.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'quire-stack-test-'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('renderTemplate', () => {
+  it('fills placeholders and leaves nginx variables alone', () => {
+    expect(renderTemplate('listen ${PORT}; set $x $uri;', { PORT: '80' })).toBe('listen 80; set $x $uri;');
+  });
+
+  it('names every placeholder that has no value', () => {
+    expect(() => renderTemplate('${A} ${B} ${A}', {})).toThrow('needs a value for A, B');
+  });
+});
+
+describe('the nginx config', () => {
+  it('renders from the template into a config nginx accepts', async () => {
+    const conf = await renderNginxConfig({
+      runDir: dir,
+      staticRoot: dir,
+      listenHost: '127.0.0.1',
+      port: 28_999,
+      gateways: ['127.0.0.1:23100', '127.0.0.1:23200'],
+      uploadLimitMb: 7,
+      jobTimeoutMs: 120_000,
+      accessLog: join(dir, 'access.log'),
+    });
+    expect(conf).toContain('client_max_body_size 7m;');
+    expect(conf).toContain('proxy_read_timeout 180s;');
+    expect(conf).toMatch(/server 127\.0\.0\.1:23100;\s+server 127\.0\.0\.1:23200;/);
+    expect(conf).not.toMatch(/\$\{[A-Z_]+\}/);
+    await writeFile(join(dir, 'nginx.conf'), conf);
+    const out = execFileSync(findNginx(), ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(out).toBe('');
+  });
+});
+
+describe('startStack', () => {
+  const options = () => ({ runDir: join(dir, 'run'), staticRoot: dir, services: [], portOffset: 20_000 });
+
+  it('names the process that failed to start, with its last lines', async () => {
+    const entry = join(dir, 'fails.mjs');
+    await writeFile(entry, 'console.error("boom: setting X is missing"); process.exit(3);');
+    await expect(startStack({ ...options(), gatewayEntry: entry })).rejects.toThrow(
+      /gateway exited with code 3 before it was healthy[\s\S]*boom: setting X is missing/,
+    );
+  });
+
+  it('gives up on a process that never becomes healthy, naming the address it waited for', async () => {
+    const entry = join(dir, 'silent.mjs');
+    await writeFile(entry, 'setInterval(() => {}, 1000);');
+    await expect(startStack({ ...options(), gatewayEntry: entry, healthTimeoutMs: 1500 })).rejects.toThrow(
+      /gateway was not healthy at http:\/\/127\.0\.0\.1:23100\/healthz within 2 s/,
+    );
+  });
+
+  it('when cancelled, kills what it started, even a process that ignores SIGTERM', async () => {
+    const entry = join(dir, 'stubborn.mjs');
+    const pidFile = join(dir, 'stubborn.pid');
+    await writeFile(
+      entry,
+      `import { writeFileSync } from 'node:fs';
+       process.on('SIGTERM', () => {});
+       writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+       setInterval(() => {}, 1000);`,
+    );
+    const cancel = new AbortController();
+    const started = startStack({ ...options(), gatewayEntry: entry, stopGraceMs: 300, signal: cancel.signal });
+    let pid = 0;
+    for (let waited = 0; !pid && waited < 60_000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+      pid = Number(await readFile(pidFile, 'utf8').catch(() => '0'));
+    }
+    expect(pid).toBeGreaterThan(0);
+    cancel.abort();
+    await expect(started).rejects.toThrow(/cancelled while gateway was starting/);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it('refuses to start without a gateway entry', async () => {
+    await expect(startStack({ ...options(), gatewayEntry: join(dir, 'none.ts') })).rejects.toThrow('does not exist');
+  });
+});

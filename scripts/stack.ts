@@ -1,0 +1,442 @@
+/**
+ * The local stack without Docker: nginx in front, the gateway, and every service that exists, each a
+ * child process with its own process group, health-checked before the next layer starts, logged to
+ * files in the run directory. Used by `npm start` and by the contract tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  accessSync,
+  constants as fsConstants,
+  createWriteStream,
+  existsSync,
+  statSync,
+  type WriteStream,
+} from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { constants, services, type ServiceName } from '@quire/catalog';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const defaultPorts = { public: 8080, gateway: 3100 } as const;
+
+export interface StackOptions {
+  /** The repository to run; default: the one this file belongs to. */
+  root?: string;
+  /** Rendered config, logs, pid and temporary files; default `<root>/.run`. */
+  runDir?: string;
+  /** Added to every default port (8080, 3100, the catalog's service ports), to run beside another stack. */
+  portOffset?: number;
+  /** The public port (nginx); default 8080 + offset. */
+  port?: number;
+  /** The address nginx listens on; default 127.0.0.1. */
+  listenHost?: string;
+  gatewayPort?: number;
+  servicePorts?: Partial<Record<ServiceName, number>>;
+  /** Which services to start; default every one whose `services/<name>/src/main.ts` exists. */
+  services?: ServiceName[];
+  /** The gateway's entry file; default `<root>/gateway/src/main.ts`. */
+  gatewayEntry?: string;
+  uploadLimitMb?: number;
+  /** The gateway's database and results; default `<runDir>/data`. */
+  dataDir?: string;
+  /** Per-request work directories of the gateway and services; default `<runDir>/work`. */
+  workDir?: string;
+  /** The built site; default `<root>/frontend/dist`. */
+  staticRoot?: string;
+  /** Settings for every child (RESULT_TTL_SECONDS, LOG_LEVEL...), over the launcher's environment. */
+  env?: Record<string, string | undefined>;
+  /** How long each process may take to become healthy; default 120 s. */
+  healthTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL on stop; default 8 s. */
+  stopGraceMs?: number;
+  /** Also print every child's output to the console, prefixed with its name. */
+  echo?: boolean;
+  /** Aborting it while the stack starts stops what was started and rejects. */
+  signal?: AbortSignal;
+}
+
+export interface Stack {
+  /** The public address, through nginx. */
+  url: string;
+  gatewayUrl: string;
+  serviceUrls: Partial<Record<ServiceName, string>>;
+  runDir: string;
+  logDir: string;
+  /** Settles when a child exits while the stack is meant to be running, naming it. */
+  crashed: Promise<string>;
+  /** Stops every child (SIGTERM to its process group, SIGKILL after the grace period). Idempotent. */
+  stop(): Promise<void>;
+}
+
+interface Child {
+  name: string;
+  proc: ChildProcess;
+  logFile: string;
+  log: WriteStream;
+  tail: string[];
+  errTail: string[];
+  /** Settles when the process has exited. */
+  exit: Promise<void>;
+  /** Settles when its output has been read to the end as well. */
+  closed: Promise<void>;
+  exited: boolean;
+  exitDescription: string;
+}
+
+const tailLines = 25;
+
+/** Fills the template's `${NAME}` placeholders; a placeholder without a value is an error. */
+export function renderTemplate(template: string, values: Record<string, string>): string {
+  const missing = new Set<string>();
+  const out = template.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_, name: string) => {
+    if (!Object.hasOwn(values, name)) missing.add(name);
+    return values[name] ?? '';
+  });
+  if (missing.size > 0) throw new Error(`The nginx template needs a value for ${[...missing].join(', ')}`);
+  return out;
+}
+
+/** True when a user other than the owner can reach `path` (every folder above it searchable, it readable). */
+export function othersCanReach(path: string): boolean {
+  try {
+    if (!(statSync(path).mode & 0o004)) return false;
+    for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
+      if (!(statSync(dir).mode & 0o001)) return false;
+      if (dir === dirname(dir)) return true;
+    }
+  } catch {
+    return false;
+  }
+}
+
+export interface NginxSettings {
+  runDir: string;
+  staticRoot: string;
+  listenHost: string;
+  port: number;
+  gateways: string[];
+  uploadLimitMb: number;
+  jobTimeoutMs: number;
+  /** A file: node's stdio pipes are sockets, which nginx cannot open as /dev/stdout. */
+  accessLog: string;
+}
+
+/** The rendered nginx.conf. As root, workers run as `nobody` when it can read the site and the run dir. */
+export async function renderNginxConfig(s: NginxSettings, root = repoRoot): Promise<string> {
+  const template = await readFile(join(root, 'infra', 'nginx', 'quire.conf.template'), 'utf8');
+  let userDirective = '';
+  if (process.getuid?.() === 0) {
+    userDirective =
+      othersCanReach(s.staticRoot) && othersCanReach(s.runDir)
+        ? 'user nobody nogroup;'
+        : '# The site or the run directory is private to root, so workers run as root.\nuser root;';
+  }
+  return renderTemplate(template, {
+    USER_DIRECTIVE: userDirective,
+    RUN_DIR: s.runDir,
+    ACCESS_LOG: s.accessLog,
+    LISTEN_HOST: s.listenHost.includes(':') ? `[${s.listenHost}]` : s.listenHost,
+    PORT: String(s.port),
+    STATIC_ROOT: s.staticRoot,
+    GATEWAY_UPSTREAM: s.gateways.map((g) => `server ${g};`).join('\n        '),
+    UPLOAD_LIMIT_MB: String(s.uploadLimitMb),
+    PROXY_TIMEOUT_S: String(Math.ceil(s.jobTimeoutMs / 1000) + 60),
+  });
+}
+
+/** The nginx program: on PATH, else where Debian puts it (/usr/sbin is not on a normal user's PATH). */
+export function findNginx(env: NodeJS.ProcessEnv = process.env): string {
+  const dirs = [...(env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const candidate = join(dir, 'nginx');
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  throw new Error('nginx is not installed: run `bash scripts/setup.sh`');
+}
+
+function intSetting(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`Setting ${name} must be a whole number, not "${raw}"`);
+  return value;
+}
+
+async function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.once('error', () => done(false));
+    server.listen(port, host, () => server.close(() => done(true)));
+  });
+}
+
+function connectHost(listenHost: string): string {
+  if (listenHost === '0.0.0.0') return '127.0.0.1';
+  if (listenHost === '::') return '[::1]';
+  return listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+}
+
+function spawnChild(
+  name: string,
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; logDir: string; echo: boolean },
+): Child {
+  const logFile = join(opts.logDir, `${name}.log`);
+  const log = createWriteStream(logFile, { flags: 'w' });
+  // A process group of its own: stop() reaches the child's children too, and a terminal's Ctrl-C
+  // reaches only the launcher, which then stops everything in order.
+  const proc = spawn(command, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const child: Child = {
+    name,
+    proc,
+    logFile,
+    log,
+    tail: [],
+    errTail: [],
+    exited: false,
+    exitDescription: '',
+    exit: Promise.resolve(),
+    closed: Promise.resolve(),
+  };
+  log.on('error', () => {}); // a full disk must not bring the launcher down
+  const prefix = `${name.padEnd(11)} | `;
+  const follow = (stream: NodeJS.ReadableStream | null, isErr: boolean) => {
+    if (!stream) return;
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      if (!log.writableEnded) log.write(`${line}\n`);
+      for (const tail of isErr ? [child.tail, child.errTail] : [child.tail]) {
+        tail.push(line);
+        if (tail.length > tailLines) tail.shift();
+      }
+      if (opts.echo) (isErr ? process.stderr : process.stdout).write(`${prefix}${line}\n`);
+    });
+  };
+  follow(proc.stdout, false);
+  follow(proc.stderr, true);
+  child.exit = new Promise<void>((done) => {
+    proc.once('error', (err) => {
+      child.exited = true;
+      child.exitDescription = `could not be started (${err.message})`;
+      done();
+    });
+    proc.once('exit', (code, signal) => {
+      child.exited = true;
+      child.exitDescription = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      done();
+    });
+  });
+  child.closed = new Promise<void>((done) => {
+    proc.once('close', () => done());
+    proc.once('error', () => done());
+  });
+  return child;
+}
+
+function killGroup(child: Child, signal: NodeJS.Signals): void {
+  if (child.proc.pid === undefined) return;
+  try {
+    process.kill(-child.proc.pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+function lastLines(child: Child): string {
+  const lines = child.errTail.length > 0 ? child.errTail : child.tail;
+  if (lines.length === 0) return `(it printed nothing; log: ${child.logFile})`;
+  return `Last lines (${child.logFile}):\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
+async function waitHealthy(child: Child, url: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  for (;;) {
+    if (signal?.aborted) throw new Error(`cancelled while ${child.name} was starting.`);
+    if (child.exited) {
+      throw new Error(`${child.name} ${child.exitDescription} before it was healthy.\n${lastLines(child)}`);
+    }
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) {
+        await res.body?.cancel();
+        return;
+      }
+      last = `${res.status} ${(await res.text()).slice(0, 200)}`;
+    } catch (err) {
+      last = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${child.name} was not healthy at ${url} within ${Math.round(timeoutMs / 1000)} s (last answer: ${last}).\n${lastLines(child)}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+async function stopChild(child: Child, graceMs: number): Promise<void> {
+  if (!child.exited) {
+    killGroup(child, 'SIGTERM');
+    const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), graceMs).unref());
+    if ((await Promise.race([child.exit.then(() => 'done' as const), timer])) === 'late') {
+      killGroup(child, 'SIGKILL');
+      await child.exit;
+    }
+  }
+  // Whatever the child left behind in its group (engines it started) goes with it.
+  killGroup(child, 'SIGKILL');
+  await Promise.race([child.closed, new Promise((r) => setTimeout(r, 2000).unref())]);
+  await new Promise<void>((r) => child.log.end(r));
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const root = resolve(opts.root ?? repoRoot);
+  const runDir = resolve(opts.runDir ?? join(root, '.run'));
+  const logDir = join(runDir, 'logs');
+  const nginxDir = join(runDir, 'nginx');
+  const dataDir = resolve(opts.dataDir ?? join(runDir, 'data'));
+  const workDir = resolve(opts.workDir ?? join(runDir, 'work'));
+  const staticRoot = resolve(opts.staticRoot ?? join(root, 'frontend', 'dist'));
+  const offset = opts.portOffset ?? 0;
+  const listenHost = opts.listenHost ?? '127.0.0.1';
+  const publicPort = opts.port ?? defaultPorts.public + offset;
+  const gatewayPort = opts.gatewayPort ?? defaultPorts.gateway + offset;
+  const baseEnv = { ...process.env, ...opts.env };
+  const uploadLimitMb = opts.uploadLimitMb ?? intSetting(baseEnv, 'UPLOAD_LIMIT_MB', constants.uploadLimitMb);
+  const jobTimeoutMs = intSetting(baseEnv, 'JOB_TIMEOUT_MS', 120_000);
+  const gatewayEntry = resolve(opts.gatewayEntry ?? join(root, 'gateway', 'src', 'main.ts'));
+  const serviceEntry = (name: ServiceName) => join(root, 'services', name, 'src', 'main.ts');
+  const serviceNames =
+    opts.services ?? (Object.keys(services) as ServiceName[]).filter((name) => existsSync(serviceEntry(name)));
+
+  if (!existsSync(gatewayEntry)) throw new Error(`The gateway's entry ${gatewayEntry} does not exist.`);
+  for (const name of serviceNames) {
+    if (!existsSync(serviceEntry(name))) throw new Error(`Service ${name} has no ${serviceEntry(name)}.`);
+  }
+  if (!existsSync(join(staticRoot, 'index.html'))) {
+    throw new Error(`The site is not built (${staticRoot}/index.html is missing): run \`npm run build\`.`);
+  }
+  const nginx = findNginx(baseEnv);
+
+  const servicePorts = Object.fromEntries(
+    serviceNames.map((name) => [name, opts.servicePorts?.[name] ?? services[name].port + offset]),
+  ) as Record<ServiceName, number>;
+  const wanted: [string, string, number][] = [
+    ['nginx', listenHost, publicPort],
+    ['gateway', '127.0.0.1', gatewayPort],
+    ...serviceNames.map((name): [string, string, number] => [name, '127.0.0.1', servicePorts[name]]),
+  ];
+  for (const [what, host, port] of wanted) {
+    if (!(await portIsFree(host, port))) {
+      throw new Error(
+        `Port ${port} on ${host} (for ${what}) is already in use: is another Quire stack running? Stop it, or choose other ports (PORT, or a port offset).`,
+      );
+    }
+  }
+
+  await mkdir(logDir, { recursive: true });
+  await mkdir(nginxDir, { recursive: true, mode: 0o755 });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await mkdir(workDir, { recursive: true, mode: 0o700 });
+
+  const children: Child[][] = [];
+  let stopping = false;
+  let reportCrash: (message: string) => void = () => {};
+  const crashed = new Promise<string>((r) => (reportCrash = r));
+  const all = () => children.flat();
+  const killAllNow = () => all().forEach((c) => killGroup(c, 'SIGKILL'));
+  process.on('exit', killAllNow);
+
+  const launch = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Child => {
+    const child = spawnChild(name, command, args, { cwd: root, env, logDir, echo: opts.echo ?? false });
+    void child.exit.then(() => {
+      if (!stopping) reportCrash(`${child.name} ${child.exitDescription}.\n${lastLines(child)}`);
+    });
+    return child;
+  };
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      stopping = true;
+      for (const layer of [...children].reverse()) {
+        await Promise.all(layer.map((c) => stopChild(c, opts.stopGraceMs ?? 8000)));
+      }
+      process.off('exit', killAllNow);
+    })();
+    return stopped;
+  };
+
+  const healthTimeoutMs = opts.healthTimeoutMs ?? 120_000;
+  const node = (entry: string) => ['--import', 'tsx', entry];
+  const common = (port: number, name: string) => ({
+    ...baseEnv,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    UPLOAD_LIMIT_MB: String(uploadLimitMb),
+    WORK_DIR: join(workDir, name),
+  });
+
+  try {
+    const serviceUrls: Partial<Record<ServiceName, string>> = {};
+    const layer = serviceNames.map((name) => {
+      serviceUrls[name] = `http://127.0.0.1:${servicePorts[name]}`;
+      return launch(name, process.execPath, node(serviceEntry(name)), common(servicePorts[name], name));
+    });
+    children.push(layer);
+    await Promise.all(
+      layer.map((c, i) => waitHealthy(c, `${serviceUrls[serviceNames[i]!]}/health`, healthTimeoutMs, opts.signal)),
+    );
+
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const serviceSettings = Object.fromEntries(
+      serviceNames.map((name) => [services[name].urlSetting, serviceUrls[name]!]),
+    );
+    const gateway = launch('gateway', process.execPath, node(gatewayEntry), {
+      ...common(gatewayPort, 'gateway'),
+      DATA_DIR: dataDir,
+      ...serviceSettings,
+    });
+    children.push([gateway]);
+    await waitHealthy(gateway, `${gatewayUrl}/healthz`, healthTimeoutMs, opts.signal);
+
+    const conf = join(nginxDir, 'nginx.conf');
+    const nginxSettings = {
+      runDir: nginxDir,
+      staticRoot,
+      listenHost,
+      port: publicPort,
+      gateways: [`127.0.0.1:${gatewayPort}`],
+      uploadLimitMb,
+      jobTimeoutMs,
+      accessLog: join(logDir, 'nginx-access.log'),
+    };
+    await writeFile(conf, await renderNginxConfig(nginxSettings, root));
+    const url = `http://${connectHost(listenHost)}:${publicPort}`;
+    const proxy = launch('nginx', nginx, ['-p', nginxDir, '-c', conf, '-e', 'stderr', '-g', 'daemon off;'], baseEnv);
+    children.push([proxy]);
+    await waitHealthy(proxy, `${url}/`, healthTimeoutMs, opts.signal);
+
+    return { url, gatewayUrl, serviceUrls, runDir, logDir, crashed, stop };
+  } catch (err) {
+    await stop();
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(`The stack did not start: ${message}`, { cause: err });
+  }
+}

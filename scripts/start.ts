@@ -1,0 +1,65 @@
+/**
+ * `npm start`: runs the whole site locally (nginx, the gateway, every service) until Ctrl-C.
+ * setup.sh has installed what is needed; the site is built here only when it has never been built.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, startStack, type Stack } from './stack.ts';
+
+function setting(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0 || value > 65535) {
+    console.error(`Setting ${name} must be a port number, not "${raw}"`);
+    process.exit(1);
+  }
+  return value;
+}
+
+if (!existsSync(join(repoRoot, 'frontend', 'dist', 'index.html'))) {
+  console.log('Building the site (frontend/dist is missing)...');
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-site.ts'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+// Signals are handled from the start: a Ctrl-C while the stack starts stops what is already running.
+const starting = new AbortController();
+let stack: Stack | undefined;
+let exiting = false;
+const shutdown = (code: number) => {
+  if (!stack) return starting.abort();
+  if (exiting) return;
+  exiting = true;
+  console.log('Stopping Quire...');
+  void stack.stop().then(() => {
+    console.log('Stopped.');
+    process.exit(code);
+  });
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(0));
+
+try {
+  stack = await startStack({
+    port: setting('PORT') ?? 8080,
+    listenHost: process.env.LISTEN_HOST || '127.0.0.1',
+    dataDir: process.env.DATA_DIR || undefined,
+    workDir: process.env.WORK_DIR || undefined,
+    echo: true,
+    signal: starting.signal,
+  });
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(starting.signal.aborted ? 0 : 1);
+}
+
+void stack.crashed.then((message) => {
+  console.error(`Quire stopped because ${message}`);
+  shutdown(1);
+});
+
+console.log(`\nQuire is running on ${stack.url}  (logs in ${stack.logDir}; press Ctrl-C to stop)\n`);

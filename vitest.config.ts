@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // Engine jobs and the stack's start are slow on a small machine.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          sequence: { groupOrder: 0 },
+          include: [
+            'packages/**/src/**/*.test.ts',
+            'gateway/**/*.test.ts',
+            'services/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'contract',
+          include: ['tests/contract/**/*.test.ts'],
+          // After the unit tests, on a quiet machine: timings such as a result's lifetime are real here.
+          sequence: { groupOrder: 1 },
+          // Starts nginx, the gateway and the services once, on test ports, for every contract test.
+          globalSetup: 'tests/contract/setup.ts',
+        },
+      },
+    ],
+  },
+});
