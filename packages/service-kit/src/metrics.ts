@@ -25,6 +25,12 @@ export function createMetrics(service: string) {
       help: 'Tool requests being answered',
       registers: [registry],
     }),
+    verificationFailures: new client.Counter({
+      name: 'quire_verification_failures_total',
+      help: 'Results held back because they broke a promise of their tool, by the check that failed',
+      labelNames: ['tool', 'check'] as const,
+      registers: [registry],
+    }),
     queueSize: new client.Gauge({
       name: 'quire_queue_size',
       help: 'Jobs waiting for an engine',

@@ -1,15 +1,17 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { fileKinds, findTool, outputKind, services, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
 import { envInt } from './config.ts';
 import { ToolError, toToolError } from './errors.ts';
 import { createLogger, requestIdMiddleware, type Logger } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { openPdf } from './pdf.ts';
 import { JobQueue } from './queue.ts';
 import { checkToolRequest, uploadMiddleware, type ToolInput } from './upload.ts';
+import { verifyResult, VerificationError } from './verify.ts';
 import { workdirMiddleware } from './workdir.ts';
 
 export interface ToolContext {
@@ -118,15 +120,10 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
         const result = await queue.run(async () => {
           const deadline = Date.now() + timeoutMs;
           const timer = setTimeout(() => abort.abort(new ToolError('timeout')), timeoutMs);
+          const job = { workdir: res.locals.workdir as string, signal: abort.signal, deadline };
           try {
             return await Promise.race([
-              opts.tools[tool.id]!({
-                ...request,
-                workdir: res.locals.workdir as string,
-                signal: abort.signal,
-                deadline,
-                log,
-              }),
+              runVerified(tool, opts.tools[tool.id]!, { ...request, ...job, log }, metrics),
               new Promise<never>((_, reject) =>
                 abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }),
               ),
@@ -171,6 +168,38 @@ async function sendResult(
     res.on('close', resolve);
     stream.pipe(res);
   });
+}
+
+/**
+ * Runs a tool on its inputs (PDFs decrypted first, once, for every tool) and checks the result against
+ * the catalog's promises before anything is offered. What was checked goes into the result's properties.
+ */
+async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: Metrics): Promise<ToolResult> {
+  const inputs = await Promise.all(
+    ctx.inputs.map(async (input, i) => {
+      if (input.kind !== 'pdf') return input;
+      const path = await openPdf(input.path, ctx.password, ctx, join(ctx.workdir, `plain-${i + 1}.pdf`));
+      return { ...input, path, encrypted: path !== input.path };
+    }),
+  );
+  const result = await run({ ...ctx, inputs });
+  const kind = result.kind ?? outputKind(tool, ctx.options);
+  try {
+    const checks = await verifyResult({
+      tool,
+      inputs,
+      options: ctx.options,
+      result: { path: result.path, kind },
+      job: ctx,
+    });
+    return { ...result, kind, properties: { ...result.properties, checks } };
+  } catch (err) {
+    if (err instanceof VerificationError) {
+      metrics.verificationFailures.inc({ tool: tool.id, check: err.check });
+      ctx.log.warn('result failed verification', { tool: tool.id, check: err.check, cause: String(err.cause) });
+    }
+    throw err;
+  }
 }
 
 /** The first input's name with the output's extension, or a plain name for URL tools. */

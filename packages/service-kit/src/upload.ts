@@ -44,6 +44,8 @@ export interface ToolInput {
   name: string;
   kind: FileKind;
   size: number;
+  /** Whether the upload was an encrypted PDF; `path` is then its decrypted copy. */
+  encrypted?: boolean;
 }
 
 export interface ToolRequest {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findTool } from '@quire/catalog';
-import { missingWords, pageIsBlank, samplePageNumbers, verifyResult, VerificationError } from './verify.ts';
+import { missingItems, pageIsBlank, samplePageNumbers, verifyResult, VerificationError } from './verify.ts';
 
 const corpus = new URL('../../../../shared/corpus/', import.meta.url).pathname;
 const four = join(corpus, 'pdf/pypdf-pdflatex-4-pages.pdf');
@@ -121,7 +121,7 @@ describe('helpers', () => {
   });
 
   it('counts missing words with repeats', () => {
-    expect(missingWords(['a', 'b', 'a'], ['a', 'b'])).toEqual(['a']);
-    expect(missingWords(['a'], ['b', 'a'])).toEqual([]);
+    expect(missingItems(['a', 'b', 'a'], ['a', 'b'])).toEqual(['a']);
+    expect(missingItems(['a'], ['b', 'a'])).toEqual([]);
   });
 });
