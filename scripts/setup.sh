@@ -12,6 +12,11 @@ APT_PACKAGES=(
   ghostscript   # pdf-editor: compression (run as a separate program only)
   poppler-utils # pdftoppm, pdftotext
   nginx-light   # the public front: static site and proxy to the gateway
+  libreoffice-writer libreoffice-calc libreoffice-impress # office: Word, Excel, PowerPoint to PDF
+  python3-uno   # office: the UNO helper that drives warm LibreOffice listeners (Debian's /usr/bin/python3)
+  chromium      # renderer: HTML, web pages and screenshots to PDF (driven by playwright-core)
+  fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea # metric-compatible Microsoft fonts
+  fonts-dejavu-core fonts-noto-core fonts-noto-cjk # wide script coverage, CJK included
   build-essential python3 # node-gyp compiles better-sqlite3 from source during npm ci
 )
 

@@ -122,10 +122,16 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
           const timer = setTimeout(() => abort.abort(new ToolError('timeout')), timeoutMs);
           const job = { workdir: res.locals.workdir as string, signal: abort.signal, deadline };
           try {
+            const work = runVerified(tool, opts.tools[tool.id]!, { ...request, ...job, log }, metrics);
             return await Promise.race([
-              runVerified(tool, opts.tools[tool.id]!, { ...request, ...job, log }, metrics),
+              work,
               new Promise<never>((_, reject) =>
-                abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }),
+                abort.signal.addEventListener(
+                  'abort',
+                  // Give the tool a moment to stop before its work directory goes, so nothing writes into a removed one.
+                  () => void settled(work, stopGraceMs).then(() => reject(abort.signal.reason)),
+                  { once: true },
+                ),
               ),
             ]);
           } finally {
@@ -167,6 +173,20 @@ async function sendResult(
     stream.on('error', reject);
     res.on('close', resolve);
     stream.pipe(res);
+  });
+}
+
+/** How long a stopped job may take to wind down before its request is answered. */
+const stopGraceMs = 5000;
+
+/** Resolves when a promise settles either way, or after `ms`, whichever comes first. */
+function settled(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    promise.then(
+      () => (clearTimeout(timer), resolve()),
+      () => (clearTimeout(timer), resolve()),
+    );
   });
 }
 

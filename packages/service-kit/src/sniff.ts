@@ -45,6 +45,9 @@ export async function sniffKind(path: string): Promise<FileKind | undefined> {
     default:
       break;
   }
+  // TIFF writers may put the first directory at the end of the file, past what file-type reads here.
+  const magic = bytes.subarray(0, 4).toString('latin1');
+  if (magic === 'II*\0' || magic === 'MM\0*') return 'tiff';
   const text = bytes.toString('utf8', 0, Math.min(bytes.length, 4096)).trimStart().toLowerCase();
   if (text.startsWith('{\\rtf')) return 'rtf';
   if (/^(<!doctype html|<html|<head|<body|<!--)/.test(text)) return 'html';

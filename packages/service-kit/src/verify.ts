@@ -192,6 +192,8 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
     if (got !== want) throw new VerificationError('pages', `${what}: ${got} pages, expected ${want}`);
   };
   const [firstIn] = inputPdfs;
+  // An input only poppler could read (the tool managed, qpdf cannot count it) leaves nothing to compare with.
+  if (inputPages.some((n) => Number.isNaN(n))) return passed;
   switch (promise.pages) {
     case 'same':
       expectPages(outputPages[0]!, inputPages[0]!, 'output');

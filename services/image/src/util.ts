@@ -1,0 +1,70 @@
+import { extname } from 'node:path';
+
+/** A client's file name without its extension, for naming results. */
+export function stem(name: string): string {
+  return name.slice(0, name.length - extname(name).length) || 'document';
+}
+
+/** Runs `work` on each item, at most `limit` at once, failing fast; results in the items' order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      const i = next++;
+      try {
+        results[i] = await work(items[i]!, i);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
+  return results;
+}
+
+/**
+ * Makes items' results up to `limit` ahead and hands them to `consume` strictly in order. On failure
+ * it waits for the work still under way (so no file is written after the caller cleans up) and
+ * passes every result that was made but not consumed to `discard`.
+ */
+export async function inOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  make: (item: T, index: number) => Promise<R>,
+  consume: (result: R, item: T, index: number) => Promise<void>,
+  discard: (result: R) => Promise<void>,
+): Promise<void> {
+  const window: Promise<R>[] = [];
+  let next = 0;
+  const launch = () => {
+    while (window.length < limit && next < items.length) {
+      const i = next++;
+      const p = make(items[i]!, i);
+      p.catch(() => undefined); // awaited below, in order; this only keeps a later failure from being unhandled
+      window.push(p);
+    }
+  };
+  let consumed = 0;
+  try {
+    launch();
+    while (window.length > 0) {
+      const result = await window.shift()!;
+      await consume(result, items[consumed]!, consumed);
+      consumed++;
+      launch();
+    }
+  } catch (err) {
+    const rest = await Promise.allSettled(window);
+    await Promise.all(rest.map((r) => (r.status === 'fulfilled' ? discard(r.value) : undefined)));
+    throw err;
+  }
+}
