@@ -41,19 +41,25 @@ export async function detectZipKind(path: string): Promise<FileKind | undefined>
 const maxUnpacked = 2 * 1024 * 1024 * 1024;
 
 /**
- * Unpacks a zip's files into `dir` under names of our own (entry-1, entry-2...), in entry order,
- * keeping nothing of the entries' paths. Returns the files written.
+ * Unpacks a zip's files (those `want` picks by their index among the files) into `dir` under names
+ * of our own, keeping nothing of the entries' paths. Returns the files written, in entry order.
  */
-export function extractZip(path: string, dir: string): Promise<string[]> {
+export function extractZip(
+  path: string,
+  dir: string,
+  want: (index: number) => boolean = () => true,
+): Promise<string[]> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
       if (err || !zip) return reject(err ?? new Error('unreadable zip'));
       const files: string[] = [];
       let total = 0;
+      let index = -1;
       zip.on('error', reject);
       zip.on('end', () => resolve(files));
       zip.on('entry', (entry: yauzl.Entry) => {
         if (entry.fileName.endsWith('/')) return zip.readEntry();
+        if (!want(++index)) return zip.readEntry();
         total += entry.uncompressedSize;
         if (total > maxUnpacked) {
           zip.close();

@@ -1,0 +1,1 @@
+export { createApp, health, tools } from './app.ts';

@@ -1,0 +1,15 @@
+import { pageCount, qpdf, type ToolRun } from '@quire/service-kit';
+import { mapLimit, openInput, parallelism, workPath } from '../pdf.ts';
+
+/** Joins the inputs in the order sent; one password opens every input that needs one. */
+export const merge: ToolRun = async (ctx) => {
+  const sources = await mapLimit(ctx.inputs, parallelism(), (input, i) => openInput(ctx, input, i));
+  const out = workPath(ctx, 'merged.pdf');
+  // The inputs are counted while qpdf merges them, rather than the result afterwards: no step added.
+  const [counts] = await Promise.all([
+    mapLimit(sources, parallelism(), (source) => pageCount(source, ctx)),
+    qpdf(['--empty', '--pages', ...sources, '--', out], ctx),
+  ]);
+  const pages = counts.reduce((a, b) => a + b, 0);
+  return { path: out, name: 'merged.pdf', properties: { pages, files: sources.length } };
+};
