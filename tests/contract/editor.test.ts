@@ -187,13 +187,14 @@ describe('pdf-compress', () => {
 describe('pdf-metadata-cleaner', () => {
   it('removes the document information and XMP metadata', async () => {
     const src = pdf('pypdf-xmp-metadata.pdf');
-    expect(Object.keys(info(src)).some((k) => ['Title', 'Author', 'Creator', 'Producer'].includes(k))).toBe(true);
+    expect(info(src)).toMatchObject({ 'Metadata Stream': 'yes' });
+    expect(info(src).CreationDate).toBeDefined();
     const { path } = await run('pdf-metadata-cleaner', [src]);
     const after = info(path);
     for (const key of ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer', 'CreationDate', 'ModDate']) {
       expect(after[key], key).toBeUndefined();
     }
-    expect(after.Metadata ?? 'no').toBe('no');
+    expect(after['Metadata Stream']).toBe('no');
     const raw = execFileSync('qpdf', ['--qdf', '--object-streams=disable', path, '-']).toString('latin1');
     expect(raw).not.toMatch(/xmpmeta|\/PieceInfo|\/Producer|\/Author/);
     expect(pageCount(path)).toBe(pageCount(src));

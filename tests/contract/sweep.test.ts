@@ -83,10 +83,17 @@ describe('every encrypted file through every editor tool', () => {
         const opensBare = f.userPassword === '' || /owner password only/.test(f.special);
         const bare = await through(tool, f.path);
         expect(bare.status, `${where}: ${JSON.stringify(bare.body)}`).toBeLessThan(500);
-        if (opensBare) expect(bare.status, where).toBe(200);
+        // Removing page 1 of a one-page file is refused as it should be: the file was opened to know that.
+        const onlyPage = tool === 'pdf-page-remove' && f.pages === 1;
+        if (opensBare)
+          expect(onlyPage ? bare.body.error?.code : bare.status, where).toBe(onlyPage ? 'invalid_option' : 200);
         else expect(bare.body.error?.code, where).toBe('password_required');
         if (password !== undefined && password !== '') {
           const ok = await through(tool, f.path, password);
+          if (onlyPage) {
+            expect(ok.body.error?.code, where).toBe('invalid_option');
+            return;
+          }
           expect(ok.status, `${where}: ${JSON.stringify(ok.body)}`).toBe(200);
           const { path } = await download(base, ok.body.download!);
           if (!path.endsWith('.zip')) {

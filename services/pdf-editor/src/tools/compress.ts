@@ -1,5 +1,15 @@
 import { stat } from 'node:fs/promises';
-import { exec, pageCount, qpdf, remaining, ToolError, type ToolContext, type ToolRun } from '@quire/service-kit';
+import { findTool } from '@quire/catalog';
+import {
+  exec,
+  pageCount,
+  qpdf,
+  remaining,
+  ToolError,
+  verifyResult,
+  type ToolContext,
+  type ToolRun,
+} from '@quire/service-kit';
 import { openRepaired, workPath } from '../pdf.ts';
 
 /** Ghostscript's presets for each level: image resolution and quality go down from low to extreme. */
@@ -18,8 +28,8 @@ interface Candidate {
 
 /**
  * The smallest of: Ghostscript's rewrite at the level asked for (then squeezed by qpdf), qpdf's
- * lossless squeeze alone, and the input as qpdf repaired (and decrypted) it; only those with every
- * page, and only if smaller than the upload. Otherwise the upload itself: never a larger file.
+ * lossless squeeze alone, and the input as qpdf repaired (and decrypted) it; only those smaller than
+ * the upload that pass the tool's checks (pages, text, no blank page). Otherwise the upload itself.
  */
 export const compress: ToolRun = async (ctx) => {
   const input = ctx.inputs[0]!;
@@ -48,12 +58,23 @@ export const compress: ToolRun = async (ctx) => {
     { candidate: 'repaired', path: source },
   ];
 
+  // Smallest first; the first that keeps every page, its text and its pixels wins (an exit code is no proof).
+  const sized = await Promise.all(made.map(async (c) => ({ ...c, bytes: (await stat(c.path)).size })));
   let best: (Candidate & { bytes: number }) | undefined;
-  for (const c of made) {
-    const { size: bytes } = await stat(c.path);
-    if (bytes >= (best?.bytes ?? input.size)) continue;
-    if ((await attempt(ctx, `${c.candidate} page count`, () => pageCount(c.path, ctx))) !== pages) continue;
-    best = { ...c, bytes };
+  for (const c of sized.filter((c) => c.bytes < input.size).sort((a, b) => a.bytes - b.bytes)) {
+    const checked = await attempt(ctx, `${c.candidate} verification`, () =>
+      verifyResult({
+        tool: findTool('pdf-compress')!,
+        inputs: [{ path: input.path, kind: 'pdf' }],
+        options: ctx.options,
+        result: { path: c.path, kind: 'pdf' },
+        job: ctx,
+      }),
+    );
+    if (checked) {
+      best = c;
+      break;
+    }
   }
   // The input as the tool got it: the upload, or its decrypted copy when it was encrypted.
   const chosen = best ?? { candidate: 'original', path: input.path, bytes: (await stat(input.path)).size };
