@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { checkWorkflow, findTool, readsPdf, takesUrl, type Tool } from '@quire/catalog';
+import { checkWorkflow, findTool, readsOffice, readsPdf, takesUrl, type Tool } from '@quire/catalog';
 import { ToolError, checkPublicUrl, checkToolRequest, safeName, toToolError, type Metrics } from '@quire/service-kit';
 import { countUse, type Db } from './db.ts';
 import type { ResultStore } from './results.ts';
@@ -34,7 +34,7 @@ export function resolveChain(req: Request, res: Response, next: NextFunction): v
 /** The fields a step passes on to its service: the tool's own options, the password and the URL. */
 function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<string, string> {
   const allowed = new Set(Object.keys((tool.options as { shape?: object }).shape ?? {}));
-  if (readsPdf(tool)) allowed.add('password');
+  if (readsPdf(tool) || readsOffice(tool)) allowed.add('password');
   if (takesUrl(tool)) allowed.add('url');
   const fields: Record<string, string> = {};
   for (const [k, v] of Object.entries(body)) {
@@ -53,7 +53,7 @@ export function runChain(deps: RunDeps) {
     const end = deps.metrics.duration.startTimer({ tool: label });
     deps.metrics.inFlight.inc();
     const abort = new AbortController();
-    req.on('close', () => {
+    res.on('close', () => {
       if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
     });
     try {

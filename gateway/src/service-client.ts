@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { errorCodes, isFileKind, type ErrorCode, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
-import { ToolError } from '@quire/service-kit';
+import { ToolError, resultName } from '@quire/service-kit';
+import { convertWithGotenberg } from './gotenberg-client.ts';
 
 export interface StepInput {
   path: string;
@@ -44,6 +45,13 @@ export class ServiceClient {
   async run(step: StepRequest): Promise<StepOutput> {
     const base = this.urls[step.tool.service];
     if (!base) throw new ToolError('not_available', `The ${step.tool.name} tool is not available on this server yet.`);
+    if (step.tool.service === 'office') {
+      // Office documents go over Gotenberg's API, so OFFICE_URL may name our service or Gotenberg itself.
+      const input = step.inputs[0]!;
+      const signal = AbortSignal.any([step.signal, AbortSignal.timeout(this.timeoutMs)]);
+      const r = await convertWithGotenberg(base, input.path, input.name, step.fields, step.requestId, signal);
+      return { path: r.path, kind: 'pdf', name: resultName(input.name, 'pdf'), properties: r.properties };
+    }
     const form = new FormData();
     for (const input of step.inputs) form.append('file', await openAsBlob(input.path), input.name);
     for (const [k, v] of Object.entries(step.fields)) form.append(k, v);

@@ -393,6 +393,11 @@ export function readsPdf(tool: Tool): boolean {
   return 'kinds' in tool.input && tool.input.kinds.includes('pdf');
 }
 
+/** Whether the tool reads office documents, which may be password-protected too. */
+export function readsOffice(tool: Tool): boolean {
+  return tool.service === 'office';
+}
+
 export function outputKind(tool: Tool, options: unknown): FileKind {
   return typeof tool.output === 'function' ? tool.output(options as never) : tool.output;
 }

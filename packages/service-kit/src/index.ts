@@ -12,3 +12,4 @@ export * from './url.ts';
 export * from './verify.ts';
 export * from './workdir.ts';
 export * from './zip.ts';
+export * from './office-detect.ts';

@@ -114,7 +114,8 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
       try {
         const request = await checkToolRequest(tool, req);
         const abort = new AbortController();
-        req.on('close', () => {
+        // The response's close, not the request's: the request has closed once its body was read.
+        res.on('close', () => {
           if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
         });
         const result = await queue.run(async () => {

@@ -6,6 +6,7 @@ import {
   accepts,
   fileKinds,
   parseOptions,
+  readsOffice,
   readsPdf,
   takesUrl,
   type FileKind,
@@ -14,6 +15,7 @@ import {
 import { uploadLimitBytes } from './config.ts';
 import { ToolError } from './errors.ts';
 import { sniffKind } from './sniff.ts';
+import { familyOfKind, officeKindFor } from './office-detect.ts';
 import { detectZipKind } from './zip.ts';
 
 /** Form fields beyond the files; enough for every tool's options, bounded against floods. */
@@ -33,6 +35,8 @@ export function uploadMiddleware(fieldNames: readonly string[] = ['file']) {
     const upload = multer({
       storage,
       limits: { fileSize: uploadLimitBytes(), files: maxFiles, fields: maxFields, fieldSize: 64 * 1024 },
+      // Browsers send UTF-8 file names; without this multer reads them as Latin-1.
+      defParamCharset: 'utf8',
     }).fields(fieldNames.map((name) => ({ name, maxCount: maxFiles })));
     upload(req, res, next);
   };
@@ -98,14 +102,18 @@ export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRe
     inputs.push({ path: file.path, name, kind, size: file.size });
   }
   if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
-  const password = readsPdf(tool) ? field(req, 'password') : undefined;
+  const password = readsPdf(tool) || readsOffice(tool) ? field(req, 'password') : undefined;
   return { inputs, options: parsed.value, ...(password ? { password } : {}) };
 }
 
 async function kindFor(tool: Tool, path: string): Promise<FileKind | undefined> {
   let kind = await sniffKind(path);
   if (kind === 'zip') kind = await detectZipKind(path);
-  return kind && accepts(tool, kind) ? kind : undefined;
+  if (kind && accepts(tool, kind)) return kind;
+  // OLE2, CSV, flat ODF and encrypted OOXML are told only by looking inside.
+  if ('kinds' in tool.input && tool.input.kinds.some((k) => k in familyOfKind))
+    return officeKindFor(path, tool.input.kinds);
+  return undefined;
 }
 
 /** A client's file name reduced to letters, digits, dots, dashes and underscores; for display and naming. */

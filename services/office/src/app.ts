@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { createLogger, createServiceApp, exec, requestIdMiddleware, type ServiceKit } from '@quire/service-kit';
+import client from 'prom-client';
+import { OfficeEngine, type EngineSettings, type RestartReason } from './engine/engine.ts';
+import { gotenbergRoutes } from './gotenberg.ts';
+import { readSettings } from './settings.ts';
+import { officeTools } from './tools.ts';
+
+/** The Gotenberg release whose LibreOffice API this service speaks. */
+export const gotenbergApiVersion = '8';
+const serviceVersion = '0.1.0';
+
+export type OfficeApp = express.Express & {
+  engine: OfficeEngine;
+  /** Stops every listener and the helper, and removes their profiles. */
+  close(): Promise<void>;
+};
+
+/**
+ * The office service without listening, for tests and for main.ts: the kit's app (tools, metrics,
+ * errors) with Gotenberg's LibreOffice route added, behind a thin front that answers Gotenberg's
+ * `/health` and `/version`. The listeners start at once; `engine.start()` resolves when they are up.
+ */
+export function createApp(overrides: Partial<EngineSettings> = {}): OfficeApp {
+  const settings = { ...readSettings(), ...overrides };
+  const log = createLogger('office');
+  let restarts: client.Counter<'reason'> | undefined;
+  const engine = new OfficeEngine(settings, log, (reason: RestartReason) => restarts?.inc({ reason }));
+  let kit: ServiceKit | undefined;
+
+  const inner = createServiceApp({
+    name: 'office',
+    tools: officeTools(engine),
+    health: () => Promise.resolve(engine.status()),
+    routes: (app, k) => {
+      kit = k;
+      restarts = officeMetrics(k, engine);
+      gotenbergRoutes(app, k, engine);
+    },
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(sameIdForTrace);
+  app.get('/health', requestIdMiddleware, (_req, res) => {
+    const up = engine.healthy;
+    const libreoffice = {
+      status: up ? 'up' : 'down',
+      timestamp: new Date().toISOString(),
+      ...(up ? {} : { error: 'LibreOffice is unhealthy' }),
+    };
+    res.status(up ? 200 : 503).json({
+      status: libreoffice.status,
+      details: { libreoffice },
+      // Beyond Gotenberg's shape, for our own probes and dashboards.
+      service: 'office',
+      engines: engine.status(),
+      queue: { waiting: kit?.queue.size ?? 0, running: kit?.queue.active ?? 0 },
+    });
+  });
+  // Gotenberg answers its version alone; ours is a valid semver that says what it is.
+  app.get('/version', requestIdMiddleware, async (_req, res) => {
+    const lo = await libreOfficeVersion(settings.soffice);
+    res.type('text/plain; charset=UTF-8').send(`${gotenbergApiVersion}.0.0-quire.${serviceVersion}+libreoffice.${lo}`);
+  });
+  app.use(inner);
+  void engine.start().catch((err: unknown) => log.error('LibreOffice did not start', { err: String(err) }));
+  return Object.assign(app, { engine, close: () => engine.close() });
+}
+
+/**
+ * A Gotenberg client names its request with Gotenberg-Trace; make that the request id the kit logs
+ * with (X-Request-Id, when the caller gave none), and pin one id for the whole request.
+ */
+function sameIdForTrace(req: Request, _res: Response, next: NextFunction): void {
+  if (!req.headers['x-request-id']) req.headers['x-request-id'] = req.get('gotenberg-trace') || randomUUID();
+  next();
+}
+
+/** Queue size, restarts and ready listeners on the kit's registry, with Gotenberg's names beside ours. */
+function officeMetrics(kit: ServiceKit, engine: OfficeEngine): client.Counter<'reason'> {
+  const registers = [kit.metrics.registry];
+  const restarts = new client.Counter({
+    name: 'quire_office_restarts_total',
+    help: 'LibreOffice listener restarts, by reason: after_jobs (planned), timeout (a job hung), crash',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  for (const reason of ['after_jobs', 'timeout', 'crash'] as const) restarts.inc({ reason }, 0);
+  new client.Gauge({
+    name: 'quire_office_listeners_ready',
+    help: 'LibreOffice listeners up and taking jobs',
+    registers,
+    collect() {
+      this.set(engine.status().instances.filter((i) => i.state === 'idle' || i.state === 'busy').length);
+    },
+  });
+  new client.Gauge({
+    name: 'gotenberg_libreoffice_requests_queue_size',
+    help: 'Conversions waiting for a LibreOffice listener (Gotenberg name)',
+    registers,
+    collect() {
+      this.set(kit.queue.size + engine.waiting);
+    },
+  });
+  new client.Gauge({
+    name: 'gotenberg_libreoffice_restarts_count',
+    help: 'LibreOffice listener restarts (Gotenberg name)',
+    registers,
+    collect() {
+      const r = engine.restarts;
+      this.set(r.after_jobs + r.timeout + r.crash);
+    },
+  });
+  return restarts;
+}
+
+let version: Promise<string> | undefined;
+
+function libreOfficeVersion(soffice: string): Promise<string> {
+  version ??= exec(soffice, ['--version'], { timeoutMs: 15_000 })
+    .then((r) => /LibreOffice ([\d.]+)/.exec(r.stdout)?.[1] ?? 'unknown')
+    .catch(() => 'unknown');
+  return version;
+}

@@ -1,0 +1,57 @@
+import type { ToolId } from '@quire/catalog';
+import { pageCount, ToolError, type ToolRun } from '@quire/service-kit';
+import { convertDocument, toContractError } from './convert.ts';
+import { detectOfficeFormat, type Family } from '@quire/service-kit';
+import type { OfficeEngine } from './engine/engine.ts';
+
+/** The application each catalog tool converts from. */
+export const toolFamilies = {
+  'word-to-pdf': 'writer',
+  'excel-to-pdf': 'calc',
+  'ppt-to-pdf': 'impress',
+} as const satisfies Partial<Record<ToolId, Family>>;
+
+const wanted: Record<Family, string> = {
+  writer: 'a Word, OpenDocument or RTF document',
+  calc: 'an Excel, OpenDocument or CSV spreadsheet',
+  impress: 'a PowerPoint or OpenDocument presentation',
+};
+
+/**
+ * One run per catalog tool: the kit has checked the upload and the options and holds a queue slot;
+ * this judges the document by content again (the kit cannot yet tell OLE2 or CSV), converts it on a
+ * warm listener and reports the pages made.
+ */
+function officeToPdf(engine: OfficeEngine, family: Family): ToolRun {
+  return async (ctx) => {
+    const input = ctx.inputs[0]!;
+    const format = await detectOfficeFormat(input.path);
+    if (!format || (format.family !== undefined && format.family !== family)) {
+      throw new ToolError('unsupported_type', `"${input.name}" is not ${wanted[family]}.`);
+    }
+    try {
+      const out = await convertDocument(engine, {
+        path: input.path,
+        name: input.name,
+        format,
+        expect: family,
+        ...(ctx.password ? { password: ctx.password } : {}),
+        workdir: ctx.workdir,
+        signal: ctx.signal,
+        deadline: ctx.deadline,
+      });
+      const pages = await pageCount(out.path, ctx);
+      return { path: out.path, properties: { pages, format: format.ext } };
+    } catch (err) {
+      throw toContractError(err, family);
+    }
+  };
+}
+
+export function officeTools(engine: OfficeEngine) {
+  return {
+    'word-to-pdf': officeToPdf(engine, toolFamilies['word-to-pdf']),
+    'excel-to-pdf': officeToPdf(engine, toolFamilies['excel-to-pdf']),
+    'ppt-to-pdf': officeToPdf(engine, toolFamilies['ppt-to-pdf']),
+  } satisfies Partial<Record<ToolId, ToolRun>>;
+}
