@@ -1,0 +1,61 @@
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exec } from './exec.ts';
+import { createServiceApp, type ToolRun } from './service.ts';
+
+const corpus = new URL('../../../../shared/corpus/', import.meta.url).pathname;
+const pdf = join(corpus, 'pdf/pypdf-minimal-document.pdf');
+
+/** A tool that takes its time in a real child process, then hands back its input unchanged. */
+const slowCopy: ToolRun = async (ctx) => {
+  await exec('sleep', ['2'], { timeoutMs: 60_000, signal: ctx.signal });
+  const out = join(ctx.workdir, 'out.pdf');
+  await copyFile(ctx.inputs[0]!.path, out);
+  return { path: out };
+};
+
+const saved = { ...process.env };
+afterEach(() => {
+  process.env = { ...saved };
+});
+
+function app(env: Record<string, string>) {
+  Object.assign(process.env, env);
+  return createServiceApp({ name: 'pdf-editor', tools: { 'rotate-pdf': slowCopy } });
+}
+
+describe('the kit over HTTP', () => {
+  it('answers busy with Retry-After when the queue is full', async () => {
+    const a = app({ QUEUE_CONCURRENCY: '1', QUEUE_MAX_WAITING: '0' });
+    const first = request(a)
+      .post('/tools/rotate-pdf')
+      .attach('file', pdf)
+      .then((r) => r);
+    await new Promise((r) => setTimeout(r, 500));
+    const second = await request(a).post('/tools/rotate-pdf').attach('file', pdf);
+    expect(second.status).toBe(429);
+    expect(second.body.error.code).toBe('busy');
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+    const done = await first;
+    expect(done.status).toBe(200);
+    expect(JSON.parse(done.headers['x-quire-properties']!).checks).toEqual(['opens', 'pages', 'text', 'pixels']);
+  });
+
+  it('stops a job that runs past its time with timeout', async () => {
+    const a = app({ JOB_TIMEOUT_MS: '300' });
+    const res = await request(a).post('/tools/rotate-pdf').attach('file', pdf);
+    expect(res.status).toBe(504);
+    expect(res.body.error.code).toBe('timeout');
+  });
+
+  it('answers unknown tools and metrics', async () => {
+    const a = app({});
+    const res = await request(a).post('/tools/pdf-merge').attach('file', pdf);
+    expect(res.body.error.code).toBe('unknown_tool');
+    const metrics = await request(a).get('/prometheus/metrics');
+    expect(metrics.text).toContain('quire_requests_total');
+    expect(metrics.text).toContain('quire_verification_failures_total');
+  });
+});
