@@ -3,11 +3,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchEditor } from './editor.ts';
 import { benchOffice } from './office.ts';
+import { benchRenderer } from './renderer.ts';
 import { resultsDir, writeReport, type BenchReport } from './lib.ts';
 
 const benches: [string, () => Promise<BenchReport>][] = [
   ['editor', benchEditor],
   ['office', benchOffice],
+  ['renderer', benchRenderer],
 ];
 const only = process.argv.slice(2);
 

@@ -1,0 +1,15 @@
+import { createServiceApp, type ServiceOptions } from '@quire/service-kit';
+import { createRenderer, type Renderer } from './renderer.ts';
+
+/** The kit's service options for a renderer: its three tools and a health check that wakes Chromium. */
+export function serviceOptions(renderer: Renderer): ServiceOptions {
+  return { name: 'renderer', tools: renderer.tools, health: renderer.health };
+}
+
+/**
+ * The service's express app, without listening, for in-process tests. Pass the renderer to close its
+ * browser afterwards (`renderer.close()`).
+ */
+export function createApp(renderer: Renderer = createRenderer()) {
+  return createServiceApp(serviceOptions(renderer));
+}

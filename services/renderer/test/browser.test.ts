@@ -1,0 +1,132 @@
+/** The warm browser under trouble: crashes, hangs, restarts and a full queue. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp, createRenderer, type Renderer } from '../src/index.ts';
+import { call, corpusHtml, leftovers, removeScratch, sleep, text } from './helpers.ts';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+
+const workDir = mkdtempSync(join(tmpdir(), 'renderer-browser-work-'));
+const files = mkdtempSync(join(tmpdir(), 'renderer-browser-files-'));
+let renderer: Renderer;
+let app: Express;
+
+function page(name: string, body: string): string {
+  const path = join(files, name);
+  writeFileSync(path, `<!doctype html><html><body>${body}</body></html>`);
+  return path;
+}
+
+const simple = join(corpusHtml, 'jod-test.html');
+/** A page whose script keeps the renderer busy for a while before it loads. */
+const busy = (ms: number) =>
+  page(`busy-${ms}.html`, `<p>busy</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`);
+
+beforeAll(async () => {
+  process.env.WORK_DIR = workDir;
+  // One job at a time and nobody waiting, so that a second job at once is answered `busy`.
+  process.env.QUEUE_CONCURRENCY = '1';
+  process.env.QUEUE_MAX_WAITING = '0';
+  renderer = createRenderer({ restartAfterJobs: 3, loadTimeoutMs: 3000, printTimeoutMs: 3000 });
+  app = createApp(renderer);
+  await renderer.supervisor.warm();
+});
+
+afterAll(async () => {
+  await renderer.close();
+  removeScratch();
+  for (let i = 0; i < 50 && leftovers(workDir).length > 0; i++) await sleep(100);
+  expect(leftovers(workDir)).toEqual([]);
+  rmSync(workDir, { recursive: true, force: true });
+  rmSync(files, { recursive: true, force: true });
+});
+
+describe('the warm browser', () => {
+  it('reports itself healthy with its version', async () => {
+    const { default: request } = await import('supertest');
+    const res = await request(app).get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'up',
+      service: 'renderer',
+      engines: { chromium: expect.stringMatching(/^\d+\./) },
+    });
+  });
+
+  it('a browser killed mid-job fails that job cleanly, and the next job succeeds', async () => {
+    const pid = await renderer.supervisor.browserPid();
+    expect(pid).toBeGreaterThan(0);
+    const launches = renderer.supervisor.stats.launches;
+    const job = call(app, 'html-to-pdf', { file: busy(20_000) });
+    // Once the job is on the browser, give its page a moment to be busy, then kill the browser.
+    for (let i = 0; i < 200 && renderer.supervisor.stats.running === 0; i++) await sleep(50);
+    await sleep(1000);
+    process.kill(pid!, 'SIGKILL');
+    const started = Date.now();
+    const r = await Promise.race([
+      job,
+      sleep(30_000).then(() => Promise.reject(new Error('the job did not end after its browser was killed'))),
+    ]);
+    expect(Date.now() - started).toBeLessThan(10_000); // not left to run into a timeout
+    expect(r.status).toBe(500);
+    expect(r.error?.code).toBe('internal');
+    expect(r.error?.message).toMatch(/try again/);
+    expect(r.error?.message).not.toMatch(/chromium|playwright|Target|closed/i);
+    const next = await call(app, 'html-to-pdf', { file: simple });
+    expect(next.status).toBe(200);
+    expect(text(next.pdf!)).toContain('Test document');
+    expect(renderer.supervisor.stats.launches).toBe(launches + 1);
+    expect(await renderer.supervisor.browserPid()).not.toBe(pid);
+  });
+
+  it('is replaced by a fresh one after N jobs, and every job still succeeds', async () => {
+    const pid = await renderer.supervisor.browserPid();
+    const launches = renderer.supervisor.stats.launches;
+    for (let i = 0; i < 4; i++) {
+      const r = await call(app, 'html-to-pdf', { file: simple });
+      expect(r.status).toBe(200);
+    }
+    expect(renderer.supervisor.stats.launches).toBeGreaterThan(launches);
+    expect(await renderer.supervisor.browserPid()).not.toBe(pid);
+  });
+
+  it('stops a page that never finishes (timeout, 504), and the next job succeeds', async () => {
+    const started = Date.now();
+    const r = await call(app, 'html-to-pdf', {
+      file: page('forever.html', '<p>forever</p><script>while (true) {}</script>'),
+    });
+    expect(r.status).toBe(504);
+    expect(r.error?.code).toBe('timeout');
+    // Load (3 s) and print (3 s) limits, with room for a slow machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const next = await call(app, 'html-to-pdf', { file: simple });
+    expect(next.status).toBe(200);
+  });
+
+  it('prints pages that open dialogs or call print themselves', async () => {
+    const r = await call(app, 'html-to-pdf', {
+      file: page(
+        'dialogs.html',
+        `<p>before dialogs</p><script>alert('a'); confirm('b'); prompt('c'); window.print();
+         document.body.insertAdjacentHTML('beforeend', '<p>after dialogs</p>');</script>`,
+      ),
+    });
+    expect(r.status).toBe(200);
+    expect(text(r.pdf!).replace(/\s+/g, ' ')).toContain('before dialogs after dialogs');
+  });
+
+  it('answers busy with Retry-After when the queue is full', async () => {
+    const answers = await Promise.all([
+      call(app, 'html-to-pdf', { file: busy(2000) }),
+      call(app, 'html-to-pdf', { file: busy(2000) }),
+    ]);
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 429]);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(refused.error?.code).toBe('busy');
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
