@@ -255,39 +255,56 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
 
   // 3 and 4. Text and pixels, on a sample of pages for long documents.
   const sample = samplePageNumbers(pairs.length).map((i) => pairs[i - 1]!);
-  if (promise.text) {
-    const mark = promise.text === 'added' ? wordsOf(String(req.options.text ?? '')) : [];
-    for (const pair of sample) {
-      const [before, after] = await Promise.all([
-        pageText(pair.in.file, pair.in.page, job),
-        pageText(pair.out.file, pair.out.page, job),
-      ]);
-      if (mark.some((w) => !after.includes(w))) {
-        throw new VerificationError('text', `page ${pair.out.page} lacks the added text`);
-      }
-      // Added text may run into the page's own words when extracted: take it out (once) before comparing.
-      const own = mark.reduce((text, w) => text.replace(w, ' '), after);
-      // Letters sorted within each word: right-to-left text comes out of extraction in either direction.
-      const beforeWords = wordsOf(before).map(letters);
-      const missing = missingItems(beforeWords, wordsOf(own).map(letters));
-      if (missing.length > Math.floor(beforeWords.length * wordLossTolerance)) {
-        throw new VerificationError(
-          'text',
-          `page ${pair.out.page} lost ${missing.length} of ${beforeWords.length} words`,
-        );
-      }
-    }
-    passed.push('text');
-  }
-  if (promise.pixels) {
-    for (const pair of sample) {
-      const [wasBlank, isBlank] = await Promise.all([
-        pageIsBlank(pair.in.file, pair.in.page, job, dir),
-        pageIsBlank(pair.out.file, pair.out.page, job, dir),
-      ]);
-      if (isBlank && !wasBlank) throw new VerificationError('pixels', `page ${pair.out.page} came out blank`);
-    }
-    passed.push('pixels');
-  }
+  const mark = promise.text === 'added' ? wordsOf(String(req.options.text ?? '')) : [];
+  // Pages are checked two at a time, each page's programs side by side: the checks are many short runs.
+  await eachLimit(sample, 2, async (pair) => {
+    await Promise.all([
+      promise.text ? checkText(pair, mark, job) : undefined,
+      promise.pixels ? checkPixels(pair, job, dir) : undefined,
+    ]);
+  });
+  if (promise.text) passed.push('text');
+  if (promise.pixels) passed.push('pixels');
   return passed;
+}
+
+async function checkText(pair: PagePair, mark: string[], job: Job): Promise<void> {
+  const [before, after] = await Promise.all([
+    pageText(pair.in.file, pair.in.page, job),
+    pageText(pair.out.file, pair.out.page, job),
+  ]);
+  if (mark.some((w) => !after.includes(w))) {
+    throw new VerificationError('text', `page ${pair.out.page} lacks the added text`);
+  }
+  // Added text may run into the page's own words when extracted: take it out (once) before comparing.
+  const own = mark.reduce((text, w) => text.replace(w, ' '), after);
+  // Letters sorted within each word: right-to-left text comes out of extraction in either direction.
+  const beforeWords = wordsOf(before).map(letters);
+  const missing = missingItems(beforeWords, wordsOf(own).map(letters));
+  if (missing.length > Math.floor(beforeWords.length * wordLossTolerance)) {
+    throw new VerificationError('text', `page ${pair.out.page} lost ${missing.length} of ${beforeWords.length} words`);
+  }
+}
+
+async function checkPixels(pair: PagePair, job: Job, dir: string): Promise<void> {
+  const [wasBlank, isBlank] = await Promise.all([
+    pageIsBlank(pair.in.file, pair.in.page, job, dir),
+    pageIsBlank(pair.out.file, pair.out.page, job, dir),
+  ]);
+  if (isBlank && !wasBlank) throw new VerificationError('pixels', `page ${pair.out.page} came out blank`);
+}
+
+/** Runs `work` on every item, at most `limit` at once; the first failure fails the whole. */
+async function eachLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    try {
+      while (!failed && next < items.length) await work(items[next++]!);
+    } catch (err) {
+      failed = true;
+      throw err;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
