@@ -22,6 +22,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'fidelity',
+          // pdf-extract's fidelity measures against ground truth (ICDAR 2013 tables, a Word round trip, text).
+          include: ['tests/fidelity/**/*.test.ts'],
+          sequence: { groupOrder: 0 },
+          testTimeout: 1_200_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'contract',
           include: ['tests/contract/**/*.test.ts'],
           // After the unit tests, on a quiet machine: timings such as a result's lifetime are real here.

@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchEditor } from './editor.ts';
+import { benchFidelity } from './fidelity.ts';
 import { benchOffice } from './office.ts';
 import { benchRenderer } from './renderer.ts';
 import { resultsDir, writeReport, type BenchReport } from './lib.ts';
@@ -10,6 +11,7 @@ const benches: [string, () => Promise<BenchReport>][] = [
   ['editor', benchEditor],
   ['office', benchOffice],
   ['renderer', benchRenderer],
+  ['fidelity', benchFidelity],
 ];
 const only = process.argv.slice(2);
 

@@ -1,0 +1,358 @@
+import type { RawPage } from './extract.ts';
+import { groupLines, makeLine } from './lines.ts';
+import { latticeTables, streamTables } from './tables.ts';
+import {
+  boxOf,
+  median,
+  type Block,
+  type Box,
+  type Figure,
+  type Frag,
+  type Line,
+  type PageLayout,
+  type Para,
+  type Table,
+} from './types.ts';
+
+/** Something the reading order places: a piece of text, or a table or image kept whole. */
+type Atom = Box & ({ frag: Frag } | { block: Table | Figure });
+
+const bulletRe = /^([•◦▪▫●○■□►▸‣⁃∙·∗*➢➤✓✔❖♦◆–—-])\s*/;
+const orderedRe = /^((?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)]|\((?:\d{1,3}|[a-z]|[ivxlc]{1,6})\))\s+/;
+
+export function listMarker(text: string): { marker: string; ordered: boolean } | undefined {
+  const b = bulletRe.exec(text);
+  if (b && text.length > b[0].length + 1) {
+    // A dash only counts when a space follows it, so "-5%" or "—and" are not lists.
+    if (/[–—-]/.test(b[1]!) && !/^[–—-]\s/.test(text)) return undefined;
+    return { marker: b[1]!, ordered: false };
+  }
+  const o = orderedRe.exec(text);
+  if (o && text.length > o[0].length + 1 && /\p{L}/u.test(text.slice(o[0].length, o[0].length + 3)))
+    return { marker: o[1]!, ordered: true };
+  return undefined;
+}
+
+function chars(items: readonly Atom[]): number {
+  let n = 0;
+  for (const a of items) if ('frag' in a) n += a.frag.text.length;
+  return n;
+}
+
+function rowsOf(items: readonly Atom[]): number {
+  const ys = items.filter((a) => 'frag' in a).map((a) => Math.round((a.top + a.bottom) / 2));
+  const sorted = [...new Set(ys)].sort((a, b) => a - b);
+  let rows = 0;
+  let last = -Infinity;
+  for (const y of sorted) {
+    if (y - last > 3) rows++;
+    last = y;
+  }
+  return rows;
+}
+
+/** Empty bands of a projection: [start, end) gaps between the items' extents along one axis. */
+function gaps(items: readonly Atom[], axis: 'x' | 'y'): [number, number][] {
+  const spans = items
+    .map((a) => (axis === 'x' ? [a.x0, a.x1] : [a.top, a.bottom]) as [number, number])
+    .sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  let end = spans[0]![1];
+  for (const [a, b] of spans.slice(1)) {
+    if (a > end) out.push([end, a]);
+    end = Math.max(end, b);
+  }
+  return out;
+}
+
+/**
+ * Recursive XY cut: a region splits into columns where a clear vertical band of white space crosses
+ * it from top to bottom (and both sides hold running text, not a table's short cells), otherwise
+ * at its widest horizontal gap. Leaves come out in reading order.
+ */
+function xyCut(items: Atom[], out: Atom[][], depth = 0): void {
+  if (items.length <= 1 || depth > 400) {
+    if (items.length) out.push(items);
+    return;
+  }
+  const size = median(items.filter((a) => 'frag' in a).map((a) => ('frag' in a ? a.frag.size : 10))) || 10;
+  const rows = rowsOf(items);
+  // Page numbers and other tiny pieces may sit in a gutter; they do not close it.
+  const tiny = (a: Atom) => 'frag' in a && a.frag.text.trim().length <= 3;
+  const solid = items.filter((a) => !tiny(a));
+  const minGap = rows >= 4 ? 0.7 : rows >= 2 ? 1.0 : 2.5;
+  const vgaps = solid.length > 1 ? gaps(solid, 'x').filter(([a, b]) => b - a >= minGap * size) : [];
+  if (vgaps.length) {
+    const parts: Atom[][] = [];
+    let rest = [...solid].sort((a, b) => a.x0 - b.x0);
+    for (const [, b] of vgaps) {
+      parts.push(rest.filter((a) => a.x1 <= b));
+      rest = rest.filter((a) => a.x1 > b);
+    }
+    parts.push(rest);
+    const ok = parts.every((p) => {
+      const n = chars(p);
+      if (n === 0) return true;
+      const r = Math.max(1, rowsOf(p));
+      return n / r >= 12;
+    });
+    if (ok && parts.filter((p) => p.length).length > 1) {
+      const top = Math.min(...solid.map((a) => a.top));
+      const bottom = Math.max(...solid.map((a) => a.bottom));
+      const before: Atom[] = [];
+      const after: Atom[] = [];
+      for (const a of items) {
+        if (!tiny(a)) continue;
+        if (a.bottom <= top) before.push(a);
+        else if (a.top >= bottom) after.push(a);
+        else {
+          const cx = (a.x0 + a.x1) / 2;
+          let k = vgaps.findIndex(([g0, g1]) => cx < (g0 + g1) / 2);
+          if (k < 0) k = parts.length - 1;
+          parts[k]!.push(a);
+        }
+      }
+      for (const p of [before, ...parts, after]) xyCut(p, out, depth + 1);
+      return;
+    }
+  }
+  const hgaps = gaps(items, 'y');
+  if (!hgaps.length) {
+    out.push(items);
+    return;
+  }
+  let best = hgaps[0]!;
+  for (const g of hgaps) if (g[1] - g[0] > best[1] - best[0]) best = g;
+  const mid = (best[0] + best[1]) / 2;
+  xyCut(
+    items.filter((a) => a.top < mid),
+    out,
+    depth + 1,
+  );
+  xyCut(
+    items.filter((a) => a.top >= mid),
+    out,
+    depth + 1,
+  );
+}
+
+type Seq = { line: Line } | { block: Table | Figure };
+
+function isBold(line: Line): boolean {
+  let bold = 0;
+  let all = 0;
+  for (const f of line.frags) {
+    all += f.text.length;
+    if (f.font.bold) bold += f.text.length;
+  }
+  return all > 0 && bold / all >= 0.9;
+}
+
+/** Lines in reading order grouped into paragraphs by spacing, indentation, size, weight and list markers. */
+function paragraphs(seq: Seq[]): Block[] {
+  const lines = seq.filter((s): s is { line: Line } => 'line' in s).map((s) => s.line);
+  const gapsSeen: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const a = lines[i - 1]!;
+    const b = lines[i]!;
+    const g = b.top - a.bottom;
+    if (g > -2 && g < 1.5 * a.size && Math.abs(a.size - b.size) < 1 && b.x0 < a.x1 && b.x1 > a.x0)
+      gapsSeen.push(Math.max(0, g));
+  }
+  const lineGap = gapsSeen.length ? median(gapsSeen) : 2;
+  // The right edge of each line's column: the furthest right of its neighbours in the same column.
+  const rightOf = new Map<Line, number>();
+  const leftOf = new Map<Line, number>();
+  {
+    let run: Line[] = [];
+    const close = () => {
+      const right = Math.max(...run.map((l) => l.x1));
+      const left = Math.min(...run.map((l) => l.x0));
+      for (const l of run) {
+        rightOf.set(l, right);
+        leftOf.set(l, left);
+      }
+      run = [];
+    };
+    for (const l of lines) {
+      const prev = run[run.length - 1];
+      if (prev && (l.top < prev.top - 2 || l.x0 >= prev.x1 || l.x1 <= prev.x0 || l.top - prev.bottom > 3 * prev.size))
+        close();
+      run.push(l);
+    }
+    if (run.length) close();
+  }
+  const blocks: Block[] = [];
+  let cur: Para | undefined;
+  const startPara = (line: Line): Para => {
+    const m = listMarker(line.text);
+    return {
+      kind: 'para',
+      role: m ? 'list' : 'body',
+      level: 0,
+      ordered: m?.ordered ?? false,
+      marker: m?.marker ?? '',
+      lines: [line],
+      size: line.size,
+      bold: isBold(line),
+      x0: line.x0,
+      x1: line.x1,
+      top: line.top,
+      bottom: line.bottom,
+    };
+  };
+  const continues = (p: Para, l: Line): boolean => {
+    const prev = p.lines[p.lines.length - 1]!;
+    if (l.top < prev.top + 0.3 * prev.size) return false;
+    const gap = l.top - prev.bottom;
+    if (gap > lineGap + Math.max(2, 0.35 * prev.size)) return false;
+    if (Math.abs(l.size - p.size) > Math.max(0.8, 0.12 * p.size)) return false;
+    if (l.x0 >= p.x1 || l.x1 <= p.x0) return false;
+    if (listMarker(l.text)) return false;
+    if (isBold(l) !== p.bold && (p.bold || l.text.length < 120)) return false;
+    const em = p.size;
+    const right = rightOf.get(prev) ?? prev.x1;
+    // The previous line stopped well short of the column's edge: it ended its paragraph.
+    if (prev.x1 < right - 2.5 * em && !/[-\u00AD,]$/.test(prev.text)) return false;
+    if (p.role === 'list') {
+      // A list item goes on at the indentation of its text, not of its marker.
+      return l.x0 > p.x0 + 0.3 * em || Math.abs(l.x0 - p.x0) < 0.3 * em;
+    }
+    const left = p.lines.length >= 2 ? Math.min(...p.lines.slice(1).map((x) => x.x0)) : p.lines[0]!.x0;
+    // An indented first line starts a new paragraph.
+    if (l.x0 > left + 0.8 * em && l.x0 > (leftOf.get(l) ?? l.x0) + 0.8 * em) return false;
+    return true;
+  };
+  for (const s of seq) {
+    if ('block' in s) {
+      if (cur) blocks.push(cur);
+      cur = undefined;
+      blocks.push(s.block);
+      continue;
+    }
+    const l = s.line;
+    const last = cur?.lines[cur.lines.length - 1];
+    if (
+      cur &&
+      last &&
+      Math.abs(l.base - last.base) < 0.3 * last.size &&
+      l.x0 >= last.x1 - 1 &&
+      l.x0 - last.x1 < 12 * last.size &&
+      Math.abs(l.size - last.size) < 1
+    ) {
+      // The rest of the same line, set apart by a tab: one line still.
+      const merged = makeLine([...last.frags, ...l.frags]);
+      cur.lines[cur.lines.length - 1] = merged;
+      cur.x1 = Math.max(cur.x1, merged.x1);
+      continue;
+    }
+    if (cur && continues(cur, l)) {
+      cur.lines.push(l);
+      cur.x0 = Math.min(cur.x0, l.x0);
+      cur.x1 = Math.max(cur.x1, l.x1);
+      cur.bottom = Math.max(cur.bottom, l.bottom);
+      if (!isBold(l)) cur.bold = false;
+    } else {
+      if (cur) blocks.push(cur);
+      cur = startPara(l);
+    }
+  }
+  if (cur) blocks.push(cur);
+  // Nesting of list items: by how far their markers are indented from the list's leftmost.
+  let i = 0;
+  while (i < blocks.length) {
+    const b = blocks[i]!;
+    if (b.kind !== 'para' || b.role !== 'list') {
+      i++;
+      continue;
+    }
+    let j = i;
+    const items: Para[] = [];
+    while (j < blocks.length && blocks[j]!.kind === 'para' && (blocks[j] as Para).role === 'list')
+      items.push(blocks[j++] as Para);
+    const left = Math.min(...items.map((p) => p.lines[0]!.x0));
+    for (const p of items) p.level = Math.max(0, Math.min(2, Math.round((p.lines[0]!.x0 - left) / (1.5 * p.size))));
+    i = j;
+  }
+  return blocks;
+}
+
+export interface PageInput {
+  number: number;
+  raw: RawPage;
+  figures: Figure[];
+}
+
+/** One page's layout: tables first (their text leaves the flow), then reading order, then paragraphs. */
+export function layoutPage({ number, raw, figures }: PageInput): PageLayout {
+  const pageBox = { x0: 0, x1: raw.width, top: 0, bottom: raw.height };
+  const frags = raw.frags;
+  const tables: Table[] = [];
+  const used = new Set<Frag>();
+  // A chart's grid is ruled too, but a chart is drawn over with plotted lines and curves.
+  const lattice = latticeTables(raw.rules, frags, pageBox).filter(
+    (t) => raw.strokes.filter((p) => p.x >= t.x0 && p.x <= t.x1 && p.y >= t.top && p.y <= t.bottom).length <= 12,
+  );
+  for (const t of lattice) {
+    tables.push(t);
+    for (const f of frags) if (!used.has(f) && inBox(f, t)) used.add(f);
+  }
+  const free = frags.filter((f) => !used.has(f));
+  const stream = streamTables(
+    free,
+    raw.rules.filter((r) => r.horizontal),
+    raw.strokes,
+    raw.imageBoxes,
+  );
+  for (const t of stream) {
+    if (lattice.some((l) => overlaps(l, t))) continue;
+    tables.push(t);
+    for (const f of free) if (!used.has(f) && inBox(f, t)) used.add(f);
+  }
+  const text = frags.filter((f) => !used.has(f));
+  const pageArea = raw.width * raw.height;
+  const background = figures.filter((f) => (f.x1 - f.x0) * (f.bottom - f.top) > 0.5 * pageArea);
+  const placed = figures.filter((f) => !background.includes(f));
+  const atoms: Atom[] = [
+    ...text.map((f) => ({ x0: f.x0, x1: f.x1, top: f.top, bottom: f.bottom, frag: f })),
+    ...tables.map((t) => ({ x0: t.x0, x1: t.x1, top: t.top, bottom: t.bottom, block: t as Table | Figure })),
+    ...placed.map((f) => ({ x0: f.x0, x1: f.x1, top: f.top, bottom: f.bottom, block: f as Table | Figure })),
+  ];
+  const leaves: Atom[][] = [];
+  if (atoms.length) xyCut(atoms, leaves);
+  const seq: Seq[] = [];
+  for (const leaf of leaves) {
+    const fr = leaf.filter((a): a is Box & { frag: Frag } => 'frag' in a).map((a) => a.frag);
+    const blocks = leaf.filter((a): a is Box & { block: Table | Figure } => 'block' in a).map((a) => a.block);
+    const items: (Seq & { top: number })[] = [
+      ...groupLines(fr).map((line) => ({ line, top: line.top })),
+      ...blocks.map((block) => ({ block, top: block.top })),
+    ];
+    items.sort((a, b) => a.top - b.top);
+    seq.push(...items);
+  }
+  const blocks = [...background, ...paragraphs(seq)];
+  const chars = frags.reduce((n, f) => n + f.text.trim().length, 0);
+  const imageArea = figures.reduce((n, f) => n + (f.x1 - f.x0) * (f.bottom - f.top), 0);
+  return {
+    number,
+    width: raw.width,
+    height: raw.height,
+    blocks,
+    scanned: chars === 0 && raw.imageCount > 0 && (imageArea > 0.25 * pageArea || figures.length === 0),
+    chars,
+    turn: raw.turn,
+  };
+}
+
+function inBox(f: Frag, b: Box): boolean {
+  const cx = (f.x0 + f.x1) / 2;
+  const cy = (f.top + f.bottom) / 2;
+  return cx >= b.x0 - 1 && cx <= b.x1 + 1 && cy >= b.top - 1 && cy <= b.bottom + 1;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.top < b.bottom && b.top < a.bottom;
+}
+
+export { boxOf };

@@ -1,0 +1,614 @@
+import type { Rule } from './extract.ts';
+import { groupLines } from './lines.ts';
+import { boxOf, median, type Box, type Cell, type Frag, type Table } from './types.ts';
+
+const tol = 2.5;
+
+const numeric = /^[\s(+\-–−$€£¥%]*\d[\d\s.,']*[%)]?\s*$|^[-–—]$|^n\.?a\.?$/i;
+
+/** Positions within `eps` of each other as one (their mean), sorted. */
+function clusterPositions(values: number[], eps: number): number[] {
+  const s = [...values].sort((a, b) => a - b);
+  const out: number[][] = [];
+  for (const v of s) {
+    const last = out[out.length - 1];
+    if (last && v - last[last.length - 1]! <= eps) last.push(v);
+    else out.push([v]);
+  }
+  return out.map((g) => g.reduce((a, b) => a + b, 0) / g.length);
+}
+
+/** Collinear touching or overlapping rules as one. */
+function mergeRules(rules: Rule[]): Rule[] {
+  const out: Rule[] = [];
+  for (const horizontal of [true, false]) {
+    const group = rules.filter((r) => r.horizontal === horizontal).sort((a, b) => a.pos - b.pos || a.a - b.a);
+    const rows: Rule[][] = [];
+    for (const r of group) {
+      const row = rows.find((x) => Math.abs(x[0]!.pos - r.pos) <= 1.5);
+      if (row) row.push(r);
+      else rows.push([r]);
+    }
+    for (const row of rows) {
+      row.sort((a, b) => a.a - b.a);
+      let cur: Rule | undefined;
+      for (const r of row) {
+        if (cur && r.a <= cur.b + tol) cur.b = Math.max(cur.b, r.b);
+        else {
+          if (cur) out.push(cur);
+          cur = { ...r };
+        }
+      }
+      if (cur) out.push(cur);
+    }
+  }
+  return out;
+}
+
+function find(parent: number[], i: number): number {
+  while (parent[i] !== i) {
+    parent[i] = parent[parent[i]!]!;
+    i = parent[i]!;
+  }
+  return i;
+}
+
+function union(parent: number[], a: number, b: number): void {
+  const ra = find(parent, a);
+  const rb = find(parent, b);
+  if (ra !== rb) parent[ra] = rb;
+}
+
+export interface TableResult {
+  tables: Table[];
+  used: Set<Frag>;
+}
+
+function centerIn(f: Frag, b: Box, pad = 1): boolean {
+  const cx = (f.x0 + f.x1) / 2;
+  const cy = (f.top + f.bottom) / 2;
+  return cx >= b.x0 - pad && cx <= b.x1 + pad && cy >= b.top - pad && cy <= b.bottom + pad;
+}
+
+function cellText(frags: Frag[]): { lines: ReturnType<typeof groupLines>; text: string } {
+  const lines = groupLines(frags);
+  return {
+    lines,
+    text: lines
+      .map((l) => l.text)
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  };
+}
+
+/** Tables drawn with ruling lines: grids of crossing rules, spans where a rule is missing. */
+export function latticeTables(rawRules: Rule[], frags: Frag[], pageBox: Box): Table[] {
+  const rules = mergeRules(rawRules.filter((r) => r.b - r.a >= 4));
+  if (rules.length < 4 || rules.length > 4000) return [];
+  const hs = rules.filter((r) => r.horizontal);
+  const vs = rules.filter((r) => !r.horizontal);
+  const parent = rules.map((_, i) => i);
+  const index = new Map(rules.map((r, i) => [r, i]));
+  for (const h of hs) {
+    for (const v of vs) {
+      if (v.pos >= h.a - tol && v.pos <= h.b + tol && h.pos >= v.a - tol && h.pos <= v.b + tol)
+        union(parent, index.get(h)!, index.get(v)!);
+    }
+  }
+  const groups = new Map<number, Rule[]>();
+  rules.forEach((r, i) => {
+    const root = find(parent, i);
+    const g = groups.get(root);
+    if (g) g.push(r);
+    else groups.set(root, [r]);
+  });
+  const tables: Table[] = [];
+  for (const group of groups.values()) {
+    const gh = group.filter((r) => r.horizontal);
+    const gv = group.filter((r) => !r.horizontal);
+    if (gh.length < 2 || gv.length < 2) continue;
+    const xs = clusterPositions(
+      gv.map((r) => r.pos),
+      3,
+    );
+    const ys = clusterPositions(
+      gh.map((r) => r.pos),
+      3,
+    );
+    if (xs.length < 2 || ys.length < 2) continue;
+    const box = { x0: xs[0]!, x1: xs[xs.length - 1]!, top: ys[0]!, bottom: ys[ys.length - 1]! };
+    if (box.x1 - box.x0 > pageBox.x1 - pageBox.x0 + 5 && box.bottom - box.top > pageBox.bottom - pageBox.top + 5)
+      continue;
+    const inside = frags.filter((f) => !f.rotated && centerIn(f, box));
+    if (!inside.length) continue;
+    const table = gridTable(xs, ys, gv, gh, inside);
+    if (table) tables.push(table);
+  }
+  return tables;
+}
+
+/** Whether some text in the band top..bottom runs across x. */
+function crosses(frags: Frag[], x: number, top: number, bottom: number): boolean {
+  return frags.some(
+    (f) => f.x0 < x - 1 && f.x1 > x + 1 && (f.top + f.bottom) / 2 > top && (f.top + f.bottom) / 2 < bottom,
+  );
+}
+
+function covers(rules: Rule[], pos: number, a: number, b: number): boolean {
+  let covered = 0;
+  for (const r of rules) {
+    if (Math.abs(r.pos - pos) > tol + 1) continue;
+    covered += Math.max(0, Math.min(r.b, b) - Math.max(r.a, a));
+  }
+  return covered >= 0.6 * (b - a);
+}
+
+/**
+ * Rows a ruled table does not rule: a band between two rules that holds several lines of text lined
+ * up across columns (a list of countries beside their figures) is split at the lines' gaps.
+ */
+function splitBands(
+  xs: number[],
+  ys: number[],
+  frags: Frag[],
+): { ys: number[]; virtual: { y: number; x0: number; x1: number }[] } {
+  const out: number[] = [ys[0]!];
+  const virtual: { y: number; x0: number; x1: number }[] = [];
+  for (let r = 0; r + 1 < ys.length; r++) {
+    const top = ys[r]!;
+    const bottom = ys[r + 1]!;
+    const band = frags.filter((f) => (f.top + f.bottom) / 2 > top && (f.top + f.bottom) / 2 < bottom);
+    const lines = groupLines(band);
+    if (lines.length >= 2) {
+      const perCol = xs
+        .slice(0, -1)
+        .map(
+          (x, c) =>
+            lines.filter((l) => l.frags.some((f) => (f.x0 + f.x1) / 2 >= x && (f.x0 + f.x1) / 2 < xs[c + 1]!)).length,
+        );
+      const multi = perCol.filter((n) => n >= 2).length;
+      const numericLines = band.filter((f) => numeric.test(f.text)).length;
+      // Figures on (nearly) every line: rows of data. Words only: a header's cells wrapping.
+      if (multi >= 2 && numericLines >= Math.max(2, lines.length - 1)) {
+        const hasNumber = lines.map((l) => l.frags.some((f) => numeric.test(f.text)));
+        for (let i = 1; i < lines.length; i++) {
+          const y = (lines[i - 1]!.bottom + lines[i]!.top) / 2;
+          if (lines[i]!.top - lines[i - 1]!.bottom < -1) continue;
+          // Lines of words one after another are one row wrapped (a header, a long label).
+          if (!hasNumber[i] && !hasNumber[i - 1]) continue;
+          out.push(y);
+          // The split holds in every column except where a piece of text crosses it.
+          for (let c = 0; c + 1 < xs.length; c++) {
+            const crosses = band.some(
+              (f) =>
+                f.top < y - 0.5 && f.bottom > y + 0.5 && (f.x0 + f.x1) / 2 >= xs[c]! && (f.x0 + f.x1) / 2 < xs[c + 1]!,
+            );
+            if (!crosses) virtual.push({ y, x0: xs[c]!, x1: xs[c + 1]! });
+          }
+        }
+      }
+    }
+    out.push(bottom);
+  }
+  return { ys: out, virtual };
+}
+
+/**
+ * A piece of text that runs across a column rule holds several cells (one text operation with
+ * spaces between them): split it at the space nearest each rule, glyph widths taken as even.
+ */
+function splitAcross(frags: Frag[], xs: number[]): Frag[] {
+  const out: Frag[] = [];
+  for (const f of frags) {
+    const inner = xs.filter((x) => x > f.x0 + 1 && x < f.x1 - 1);
+    if (!inner.length || !f.text.includes(' ') || f.rotated) {
+      out.push(f);
+      continue;
+    }
+    const per = (f.x1 - f.x0) / f.text.length;
+    let start = 0;
+    const cuts: number[] = [];
+    for (const x of inner) {
+      const ideal = (x - f.x0) / per;
+      let best = -1;
+      for (let i = start; i < f.text.length; i++)
+        if (f.text[i] === ' ' && (best < 0 || Math.abs(i - ideal) < Math.abs(best - ideal))) best = i;
+      if (best > start && Math.abs(best - ideal) * per < 3 * f.size) {
+        cuts.push(best);
+        start = best + 1;
+      }
+    }
+    let from = 0;
+    for (const c of [...cuts, f.text.length]) {
+      const text = f.text.slice(from, c).trim();
+      if (text) {
+        const lead = f.text.slice(from, c).length - f.text.slice(from, c).trimStart().length;
+        const x0 = f.x0 + (from + lead) * per;
+        out.push({ ...f, text, x0, x1: x0 + text.length * per });
+      }
+      from = c + 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * Columns a ruled table does not rule: inside one ruled column, a clear vertical band of white that
+ * nearly every piece of text keeps clear of (Male | Female under one ruled group) splits it.
+ */
+function splitColumns(xs: number[], frags: Frag[]): { xs: number[]; virtual: Rule[]; top: number; bottom: number } {
+  const out: number[] = [xs[0]!];
+  const virtual: Rule[] = [];
+  const top = Math.min(...frags.map((f) => f.top));
+  const bottom = Math.max(...frags.map((f) => f.bottom));
+  for (let c = 0; c + 1 < xs.length; c++) {
+    const a = xs[c]!;
+    const b = xs[c + 1]!;
+    const inCol = frags.filter((f) => (f.x0 + f.x1) / 2 > a && (f.x0 + f.x1) / 2 < b);
+    if (inCol.length >= 6) {
+      const size = median(inCol.map((f) => f.size));
+      const width = Math.ceil(b - a);
+      const cover = new Int32Array(width + 1);
+      for (const f of inCol)
+        for (let x = Math.max(0, Math.floor(f.x0 - a)); x <= Math.min(width, Math.ceil(f.x1 - a)); x++) cover[x]!++;
+      const allowed = Math.floor(inCol.length * 0.12);
+      let start = -1;
+      for (let x = 0; x <= width; x++) {
+        const free = cover[x]! <= allowed;
+        if (free && start < 0) start = x;
+        if (!free && start >= 0) {
+          // Interior gaps only: text on both sides.
+          const left = inCol.filter((f) => f.x1 - a <= start + 0.5).length;
+          const right = inCol.filter((f) => f.x0 - a >= x - 0.5).length;
+          if (start > 0 && x - start >= Math.max(0.45 * size, 3) && left >= 3 && right >= 3) {
+            const pos = a + (start + x) / 2;
+            out.push(pos);
+            virtual.push({ horizontal: false, pos, a: top - 1, b: bottom + 1, width: 0 });
+          }
+          start = -1;
+        }
+      }
+    }
+    out.push(b);
+  }
+  return { xs: out, virtual, top, bottom };
+}
+
+/**
+ * Figures set in one text operation ("1,087,948 1,022,490") are cells side by side: split them,
+ * glyph widths taken as even.
+ */
+export function splitNumbers(frags: Frag[]): Frag[] {
+  const out: Frag[] = [];
+  for (const f of frags) {
+    const tokens = f.text.trim().split(/ +/);
+    if (f.rotated || tokens.length < 2 || !tokens.every((t) => numeric.test(t) && /\d/.test(t))) {
+      out.push(f);
+      continue;
+    }
+    const per = (f.x1 - f.x0) / f.text.length;
+    let at = 0;
+    for (const t of tokens) {
+      const i = f.text.indexOf(t, at);
+      const x0 = f.x0 + i * per;
+      out.push({ ...f, text: t, x0, x1: x0 + t.length * per });
+      at = i + t.length;
+    }
+  }
+  return out;
+}
+
+function gridTable(rawXs: number[], rawYs: number[], rawVs: Rule[], rawHs: Rule[], inFrags: Frag[]): Table | undefined {
+  const rawFrags = splitNumbers(inFrags);
+  // Only a grid of two or more ruled columns is refined; a single ruled box is left to the text.
+  if (rawXs.length < 3) return undefined;
+  const cols = splitColumns(rawXs, rawFrags);
+  const xs = cols.xs;
+  // A virtual rule holds except across the rows where text runs over it (a group's header).
+  const vs: Rule[] = [...rawVs];
+  for (const v of cols.virtual) {
+    let from = v.a;
+    const crossing = rawFrags.filter((f) => f.x0 < v.pos - 1 && f.x1 > v.pos + 1).sort((p, q) => p.top - q.top);
+    for (const f of crossing) {
+      if (f.top - 1 > from) vs.push({ ...v, a: from, b: f.top - 1 });
+      from = Math.max(from, f.bottom + 1);
+    }
+    if (v.b > from) vs.push({ ...v, a: from, b: v.b });
+  }
+  const frags = splitAcross(rawFrags, xs);
+  const { ys, virtual } = splitBands(xs, rawYs, frags);
+  const hs: Rule[] = [...rawHs, ...virtual.map((v) => ({ horizontal: true, pos: v.y, a: v.x0, b: v.x1, width: 0 }))];
+  const nr = ys.length - 1;
+  const nc = xs.length - 1;
+  const id = (r: number, c: number) => r * nc + c;
+  const parent = Array.from({ length: nr * nc }, (_, i) => i);
+  for (let r = 0; r < nr; r++) {
+    for (let c = 0; c < nc; c++) {
+      // Without a rule between two cells they are one only if text runs across: columns of figures
+      // under a ruled header often go on without rules of their own.
+      if (c + 1 < nc && !covers(vs, xs[c + 1]!, ys[r]!, ys[r + 1]!) && crosses(frags, xs[c + 1]!, ys[r]!, ys[r + 1]!))
+        union(parent, id(r, c), id(r, c + 1));
+      if (r + 1 < nr && !covers(hs, ys[r + 1]!, xs[c]!, xs[c + 1]!)) union(parent, id(r, c), id(r + 1, c));
+    }
+  }
+  const spans = new Map<number, { r0: number; r1: number; c0: number; c1: number }>();
+  for (let r = 0; r < nr; r++) {
+    for (let c = 0; c < nc; c++) {
+      const root = find(parent, id(r, c));
+      const s = spans.get(root);
+      if (s) {
+        s.r0 = Math.min(s.r0, r);
+        s.r1 = Math.max(s.r1, r);
+        s.c0 = Math.min(s.c0, c);
+        s.c1 = Math.max(s.c1, c);
+      } else spans.set(root, { r0: r, r1: r, c0: c, c1: c });
+    }
+  }
+  const owner = new Map<number, number>();
+  const cells: (Cell & { frags: Frag[] })[] = [];
+  for (const s of [...spans.values()].sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0)) {
+    let free = true;
+    for (let r = s.r0; r <= s.r1 && free; r++) for (let c = s.c0; c <= s.c1; c++) if (owner.has(id(r, c))) free = false;
+    if (!free) continue;
+    for (let r = s.r0; r <= s.r1; r++) for (let c = s.c0; c <= s.c1; c++) owner.set(id(r, c), cells.length);
+    cells.push({
+      row: s.r0,
+      col: s.c0,
+      rowSpan: s.r1 - s.r0 + 1,
+      colSpan: s.c1 - s.c0 + 1,
+      lines: [],
+      text: '',
+      frags: [],
+    });
+  }
+  const at = (v: number, edges: number[]) => {
+    for (let i = 0; i < edges.length - 1; i++) if (v < edges[i + 1]!) return i;
+    return edges.length - 2;
+  };
+  for (const f of frags) {
+    const r = at((f.top + f.bottom) / 2, ys);
+    const c = at((f.x0 + f.x1) / 2, xs);
+    const k = owner.get(id(r, c));
+    if (k !== undefined) cells[k]!.frags.push(f);
+  }
+  // A real table has at least two columns and two rows of cells, with text in more than one.
+  const filled = cells.filter((c) => c.frags.length);
+  const colsUsed = new Set(filled.map((c) => c.col)).size;
+  const rowsUsed = new Set(filled.map((c) => c.row)).size;
+  if (filled.length < 2 || colsUsed < 2 || rowsUsed < 2 || (nc < 2 && nr < 3) || nc < 2 || nr < 2) return undefined;
+  // A chart's grid holds a few labels in a sea of empty cells: not a table.
+  if (filled.length < 0.12 * nr * nc) return undefined;
+  return finish(...trimCaptions(cells, nr, nc, ys), xs, true);
+}
+
+const captionRe = /^(table|exhibit|figure|fig\.|chart|source|sources|note|notes|\*)/i;
+
+/** A title or a note boxed in with a ruled table ("Exhibit 3 ...", "Source: ...") is not one of its rows. */
+function trimCaptions(
+  cells: (Cell & { frags: Frag[] })[],
+  nr: number,
+  nc: number,
+  ys: number[],
+): [(Cell & { frags: Frag[] })[], number, number, number[]] {
+  const filledIn = (r: number) => cells.filter((c) => c.row <= r && c.row + c.rowSpan > r && c.frags.length);
+  const caption = (r: number) => {
+    const f = filledIn(r);
+    return f.length === 1 && f[0]!.rowSpan === 1 && captionRe.test(groupLines(f[0]!.frags)[0]?.text ?? '');
+  };
+  let first = 0;
+  let last = nr - 1;
+  while (first < last - 1 && caption(first)) first++;
+  while (last > first + 1 && caption(last)) last--;
+  if (first === 0 && last === nr - 1) return [cells, nr, nc, ys];
+  const kept = cells
+    .filter((c) => c.row >= first && c.row + c.rowSpan - 1 <= last)
+    .map((c) => ({ ...c, row: c.row - first }));
+  return [kept, last - first + 1, nc, ys.slice(first, last + 2)];
+}
+
+function finish(
+  cells: (Cell & { frags: Frag[] })[],
+  rows: number,
+  cols: number,
+  rowY: number[],
+  colX: number[],
+  ruled: boolean,
+): Table {
+  const out: Cell[] = cells.map(({ frags, ...c }) => {
+    const t = cellText(frags);
+    return { ...c, lines: t.lines, text: t.text };
+  });
+  return {
+    kind: 'table',
+    rows,
+    cols,
+    cells: out,
+    ruled,
+    colX,
+    rowY,
+    x0: colX[0]!,
+    x1: colX[colX.length - 1]!,
+    top: rowY[0]!,
+    bottom: rowY[rowY.length - 1]!,
+  };
+}
+
+interface Segment extends Box {
+  frags: Frag[];
+  text: string;
+}
+
+interface Row extends Box {
+  segs: Segment[];
+  size: number;
+}
+
+/** Page-wide rows of text split into segments at wide gaps. */
+function rowsOf(frags: Frag[]): Row[] {
+  const lines = groupLines(splitNumbers(frags));
+  return lines.map((line) => {
+    const segs: Segment[] = [];
+    let cur: Frag[] = [];
+    const flush = () => {
+      if (!cur.length) return;
+      const b = boxOf(cur);
+      segs.push({
+        ...b,
+        frags: cur,
+        text: groupLines(cur)
+          .map((l) => l.text)
+          .join(' '),
+      });
+      cur = [];
+    };
+    const sorted = [...line.frags].sort((a, b) => a.x0 - b.x0);
+    for (const f of sorted) {
+      const last = cur[cur.length - 1];
+      if (last && f.x0 - Math.max(...cur.map((c) => c.x1)) > Math.max(0.9 * Math.min(last.size, f.size), 4)) flush();
+      cur.push(f);
+    }
+    flush();
+    // A list marker set apart from its text ("•   text", "1.   text") is not a column.
+    while (segs.length >= 2 && /^([•◦▪●○■□►–-]|\(?\d{1,2}[.)]|\(?[a-z][.)])$/.test(segs[0]!.text.trim())) {
+      const [a, b] = segs as [Segment, Segment];
+      segs.splice(0, 2, { ...boxOf([a, b]), frags: [...a.frags, ...b.frags], text: `${a.text} ${b.text}` });
+    }
+    return { x0: line.x0, x1: line.x1, top: line.top, bottom: line.bottom, segs, size: line.size };
+  });
+}
+
+/**
+ * Tables without (full) ruling: runs of rows whose pieces of text line up in columns, with clear
+ * vertical bands of white space between them.
+ */
+export function streamTables(
+  frags: Frag[],
+  hRules: Rule[],
+  strokes: { x: number; y: number }[] = [],
+  pictures: Box[] = [],
+): Table[] {
+  const rows = rowsOf(frags.filter((f) => !f.rotated));
+  const tables: Table[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    if (rows[i]!.segs.length < 2) {
+      i++;
+      continue;
+    }
+    // Grow a run of rows: multi-piece rows, with at most two single-piece rows in a row between them.
+    let j = i;
+    let lastMulti = i;
+    while (j + 1 < rows.length) {
+      const next = rows[j + 1]!;
+      const prev = rows[j]!;
+      const gap = next.top - prev.bottom;
+      if (gap > 2.8 * Math.max(prev.size, next.size)) break;
+      if (next.segs.length >= 2) lastMulti = j + 1;
+      else if (j + 1 - lastMulti > 2) break;
+      j++;
+    }
+    const run = rows.slice(i, lastMulti + 1);
+    let table = runTable(run, hRules);
+    // Labels around a chart's plot line up like a table: a plot has many diagonal strokes and curves.
+    if (table) {
+      const t = table.table;
+      const inside = strokes.filter((p) => p.x >= t.x0 && p.x <= t.x1 && p.y >= t.top && p.y <= t.bottom).length;
+      if (inside > 12) table = undefined;
+      const area = (t.x1 - t.x0) * (t.bottom - t.top);
+      for (const p of pictures) {
+        const w = Math.min(p.x1, t.x1) - Math.max(p.x0, t.x0);
+        const h = Math.min(p.bottom, t.bottom) - Math.max(p.top, t.top);
+        // A picture about the table's size under its text: a chart with its labels. (A page-wide
+        // picture behind a table is its background.)
+        if (w > 0 && h > 0 && w * h > 0.3 * area && (p.x1 - p.x0) * (p.bottom - p.top) < 1.3 * area) table = undefined;
+      }
+    }
+    if (table) {
+      tables.push(table.table);
+      i = i + table.consumed;
+    } else i++;
+  }
+  return tables;
+}
+
+function runTable(run: Row[], hRules: Rule[]): { table: Table; consumed: number } | undefined {
+  const multi = run.filter((r) => r.segs.length >= 2);
+  if (multi.length < 3) return undefined;
+  const x0 = Math.min(...multi.map((r) => r.x0));
+  const x1 = Math.max(...multi.map((r) => r.x1));
+  const width = Math.ceil(x1 - x0) + 2;
+  const coverage = new Int32Array(width);
+  for (const r of multi) {
+    for (const s of r.segs) {
+      for (let x = Math.max(0, Math.floor(s.x0 - x0)); x < Math.min(width, Math.ceil(s.x1 - x0)); x++) coverage[x]!++;
+    }
+  }
+  const allowed = Math.floor(multi.length * 0.15);
+  const size = median(multi.map((r) => r.size));
+  const gaps: [number, number][] = [];
+  let start = -1;
+  for (let x = 0; x < width; x++) {
+    const free = coverage[x]! <= allowed;
+    if (free && start < 0) start = x;
+    if ((!free || x === width - 1) && start >= 0) {
+      const end = free ? x + 1 : x;
+      if (start > 0 && end < width - 1 && end - start >= Math.max(0.5 * size, 3)) gaps.push([start + x0, end + x0]);
+      start = -1;
+    }
+  }
+  if (!gaps.length) return undefined;
+  const colX = [x0, ...gaps.map(([a, b]) => (a + b) / 2), x1];
+  const nc = colX.length - 1;
+  const colOf = (x: number) => {
+    for (let c = 0; c < nc; c++) if (x < colX[c + 1]!) return c;
+    return nc - 1;
+  };
+  // Cells: each piece of text covers the columns its extent overlaps.
+  type Piece = { r: number; c0: number; c1: number; frags: Frag[]; text: string };
+  const pieces: Piece[] = [];
+  run.forEach((row, r) => {
+    for (const s of row.segs) {
+      const c0 = colOf(s.x0 + 0.5);
+      const c1 = colOf(s.x1 - 0.5);
+      pieces.push({ r, c0, c1, frags: s.frags, text: s.text });
+    }
+  });
+  // Header lines before the first row of figures, close together, are one header row wrapped.
+  const firstData = run.findIndex((_, r) => pieces.some((p) => p.r === r && numeric.test(p.text)));
+  for (let r = Math.max(0, firstData) - 1; r > 0; r--) {
+    const gap = run[r]!.top - run[r - 1]!.bottom;
+    if (gap > 0.6 * run[r]!.size) continue;
+    for (const p of pieces) if (p.r === r) p.r = r - 1;
+  }
+  const cellsInRow = run.map((_, r) => pieces.filter((p) => p.r === r));
+  // Column pieces that are long prose mean text columns, not a table.
+  const avgLen = pieces.reduce((n, p) => n + p.text.length, 0) / pieces.length;
+  const numericShare = pieces.filter((p) => numeric.test(p.text)).length / pieces.length;
+  if (avgLen > 40) return undefined;
+  if (nc === 2 && numericShare < 0.3 && avgLen > 18) return undefined;
+  const filledCols = new Set(pieces.map((p) => p.c0)).size;
+  if (filledCols < 2) return undefined;
+  const nr = run.length;
+  const cells: (Cell & { frags: Frag[] })[] = [];
+  const taken = new Set<string>();
+  cellsInRow.forEach((list, r) => {
+    for (const p of list) {
+      let c0 = p.c0;
+      while (taken.has(`${r}:${c0}`) && c0 <= p.c1) c0++;
+      if (c0 > p.c1) {
+        const host = cells.find((c) => c.row === r && c.col <= p.c0 && c.col + c.colSpan - 1 >= p.c0);
+        host?.frags.push(...p.frags);
+        continue;
+      }
+      for (let c = c0; c <= p.c1; c++) taken.add(`${r}:${c}`);
+      cells.push({ row: r, col: c0, rowSpan: 1, colSpan: p.c1 - c0 + 1, lines: [], text: '', frags: [...p.frags] });
+    }
+  });
+  // Axis labels of a chart line up too, but leave most of the grid empty; a table fills it.
+  const covered = cells.reduce((n, c) => n + (c.frags.length ? c.colSpan : 0), 0);
+  if (covered < 0.45 * nr * nc) return undefined;
+  const rowY = [run[0]!.top - 1, ...run.slice(1).map((r, k) => (run[k]!.bottom + r.top) / 2), run[nr - 1]!.bottom + 1];
+  void hRules;
+  return { table: finish(cells, nr, nc, rowY, colX, false), consumed: run.length };
+}

@@ -1,0 +1,77 @@
+import { joinLines, lineSpans } from '../layout/lines.ts';
+import type { Cell, Para, Span, Table } from '../layout/types.ts';
+
+/** A paragraph's text on one line, without its list marker. */
+export function paraText(p: Para): string {
+  const texts = p.lines.map((l) => l.text);
+  if (p.marker && texts.length) texts[0] = stripMarker(texts[0]!, p.marker);
+  return joinLines(texts);
+}
+
+export function stripMarker(text: string, marker: string): string {
+  const t = text.trimStart();
+  return t.startsWith(marker) ? t.slice(marker.length).trimStart() : t;
+}
+
+/** A paragraph as styled runs, lines joined by spaces, without its list marker. */
+export function paraSpans(p: Para): Span[] {
+  const out: Span[] = [];
+  p.lines.forEach((line, i) => {
+    const spans = lineSpans(line, i === 0 && p.marker ? markerChars(line.text, p.marker) : 0);
+    if (!spans.length) return;
+    const last = out[out.length - 1];
+    if (last) {
+      if (last.text.endsWith('\u00AD')) last.text = last.text.slice(0, -1);
+      else last.text += ' ';
+    }
+    for (const s of spans) {
+      const prev = out[out.length - 1];
+      if (
+        prev &&
+        prev.bold === s.bold &&
+        prev.italic === s.italic &&
+        Math.abs(prev.size - s.size) < 0.6 &&
+        prev.family === s.family
+      )
+        prev.text += s.text;
+      else out.push({ ...s });
+    }
+  });
+  for (const s of out) s.text = s.text.replace(/\u00AD/g, '');
+  return out.filter((s) => s.text);
+}
+
+function markerChars(text: string, marker: string): number {
+  return text.trimStart().startsWith(marker) ? marker.length : 0;
+}
+
+/** The table as a full grid of strings (covered positions empty), for text outputs. */
+export function tableGrid(t: Table): string[][] {
+  const grid = Array.from({ length: t.rows }, () => Array.from({ length: t.cols }, () => ''));
+  for (const c of t.cells) {
+    const row = grid[c.row];
+    if (row && c.col < t.cols) row[c.col] = c.text;
+  }
+  return grid;
+}
+
+/** Which cell starts at each grid position, and which positions a span covers. */
+export function cellMap(t: Table): { start: Map<string, Cell>; covered: Set<string> } {
+  const start = new Map<string, Cell>();
+  const covered = new Set<string>();
+  for (const c of t.cells) {
+    start.set(`${c.row}:${c.col}`, c);
+    for (let r = c.row; r < c.row + c.rowSpan; r++)
+      for (let k = c.col; k < c.col + c.colSpan; k++) if (r !== c.row || k !== c.col) covered.add(`${r}:${k}`);
+  }
+  return { start, covered };
+}
+
+/** Rows with nothing in them are dropped from outputs. */
+export function emptyRows(t: Table): Set<number> {
+  const filled = new Set<number>();
+  for (const c of t.cells) if (c.text) for (let r = c.row; r < c.row + c.rowSpan; r++) filled.add(r);
+  const out = new Set<number>();
+  for (let r = 0; r < t.rows; r++) if (!filled.has(r)) out.add(r);
+  return out;
+}

@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { corpusDir } from '../lib/corpus.ts';
+import { download, post } from '../lib/http.ts';
+
+const pdf = (name: string) => join(corpusDir, 'pdf', name);
+const columns = pdf('pypdf-multicolumn.pdf');
+
+let base: string;
+beforeAll(() => {
+  base = inject('baseUrl');
+});
+
+async function run(tool: string, files: string[], fields: Record<string, string> = {}) {
+  const r = await post(`${base}/api.php?tool=${tool}`, files, fields);
+  expect(r.body.error, JSON.stringify(r.body)).toBeUndefined();
+  expect(r.status).toBe(200);
+  const { path, res } = await download(base, r.body.download!);
+  return { path, res, download: r.body.download! };
+}
+
+/** One part of an Office package, read with Python's zipfile (every part must parse as XML). */
+function part(file: string, name: string): string {
+  const py =
+    'import sys, zipfile, xml.etree.ElementTree as ET\nz = zipfile.ZipFile(sys.argv[1])\nd = z.read(sys.argv[2])\nET.fromstring(d)\nsys.stdout.write(d.decode("utf-8"))';
+  return execFileSync('python3', ['-c', py, file, name], { maxBuffer: 64 * 1024 * 1024 }).toString();
+}
+
+function names(file: string): string[] {
+  const py = 'import sys, zipfile\nprint("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))';
+  return execFileSync('python3', ['-c', py, file]).toString().trim().split('\n');
+}
+
+describe('pdf-to-word', () => {
+  it('makes an editable DOCX: headings, flowing paragraphs, no text boxes', async () => {
+    const { path, res, download: name } = await run('pdf-to-word', [columns]);
+    expect(name).toMatch(/^[0-9a-f]{32}-.+\.docx$/);
+    expect(res.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    const doc = part(path, 'word/document.xml');
+    expect(doc).toMatch(/<w:pStyle w:val="Heading1"\/>/);
+    expect(doc).toContain('Two-Column Document with Lorem Ipsum');
+    expect(doc).not.toMatch(/<w:txbxContent|<w:framePr/);
+  });
+
+  it('opens encrypted PDFs with their password and asks for it otherwise', async () => {
+    const file = join(corpusDir, 'pdf-encrypted', 'pdfminer-aes-256.pdf');
+    const none = await post(`${base}/api.php?tool=pdf-to-word`, [file]);
+    expect(none.status).toBe(400);
+    expect(none.body.error?.code).toBe('password_required');
+    const wrong = await post(`${base}/api.php?tool=pdf-to-word`, [file], { password: 'nope' });
+    expect(wrong.body.error?.code).toBe('wrong_password');
+    const { path } = await run('pdf-to-word', [file], { password: 'baz' });
+    expect(part(path, 'word/document.xml')).toMatch(/<w:t[ >]/);
+  });
+});
+
+describe('pdf-to-text', () => {
+  it('gives plain text by default and Markdown on request', async () => {
+    const txt = await run('pdf-to-text', [columns]);
+    expect(txt.download).toMatch(/\.txt$/);
+    expect(txt.res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(readFileSync(txt.path, 'utf8')).toContain('Two-Column Document with Lorem Ipsum');
+    const md = await run('pdf-to-text', [columns], { format: 'md' });
+    expect(md.download).toMatch(/\.md$/);
+    expect(readFileSync(md.path, 'utf8')).toMatch(/^# Two-Column Document with Lorem Ipsum$/m);
+  });
+
+  it('refuses a format it does not know, naming the field', async () => {
+    const r = await post(`${base}/api.php?tool=pdf-to-text`, [columns], { format: 'doc' });
+    expect(r.status).toBe(400);
+    expect(r.body.error?.code).toBe('invalid_option');
+    expect(r.body.error?.message).toContain('format');
+  });
+});
+
+describe('pdf-to-excel', () => {
+  it('puts a ruled table on a sheet named by its page, numbers as numbers', async () => {
+    const { path, download: name } = await run('pdf-to-excel', [join(corpusDir, 'tables/camelot/column_span_2.pdf')]);
+    expect(name).toMatch(/\.xlsx$/);
+    expect(part(path, 'xl/workbook.xml')).toMatch(/name="Page 1 table 1"/);
+    expect(part(path, 'xl/worksheets/sheet1.xml')).toMatch(/<mergeCell /);
+  });
+});
+
+describe('pdf-to-ppt', () => {
+  it('makes one slide per page', async () => {
+    const { path, download: name } = await run('pdf-to-ppt', [pdf('pypdf-pdflatex-4-pages.pdf')]);
+    expect(name).toMatch(/\.pptx$/);
+    expect(names(path).filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n))).toHaveLength(4);
+  });
+});
+
+describe('pdf-to-html', () => {
+  it('makes one self-contained page with semantic headings', async () => {
+    const { path, res } = await run('pdf-to-html', [pdf('pypdf-pdflatex-image.pdf')]);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = readFileSync(path, 'utf8');
+    expect(html).toMatch(/<img src="data:image\/png;base64,/);
+    expect(html).not.toMatch(/src="(?!data:)/);
+  });
+});

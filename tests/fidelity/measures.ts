@@ -1,0 +1,531 @@
+/**
+ * Fidelity measures for PDF extraction, shared by the fidelity tests and bench/fidelity.ts:
+ * ICDAR 2013 cell adjacency for tables, character accuracy for text, paragraph F1 for Word.
+ */
+import { execFileSync } from 'node:child_process';
+import ExcelJS from 'exceljs';
+
+// ---------------------------------------------------------------------------------------------------
+// Tables: the ICDAR 2013 structure measure.
+
+export interface GridCell {
+  sr: number;
+  sc: number;
+  er: number;
+  ec: number;
+  text: string;
+}
+
+export interface GridTable {
+  page: number;
+  cells: GridCell[];
+}
+
+function decodeXml(s: string): string {
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&amp;/g, '&');
+}
+
+/** The tables of an ICDAR 2013 *-str.xml file: one per region, cells with their spans and content. */
+export function icdarTables(xml: string): GridTable[] {
+  const out: GridTable[] = [];
+  for (const region of xml.matchAll(/<region\b([^>]*)>([\s\S]*?)<\/region>/g)) {
+    const page = Number(/page=["'](\d+)["']/.exec(region[1]!)?.[1] ?? 1);
+    const cells: GridCell[] = [];
+    for (const cell of region[2]!.matchAll(/<cell\b([^>]*?)\/?>(?:([\s\S]*?)<\/cell>)?/g)) {
+      const attr = (name: string) => new RegExp(`${name}=["'](\\d+)["']`).exec(cell[1]!)?.[1];
+      const sr = Number(attr('start-row'));
+      const sc = Number(attr('start-col'));
+      const er = attr('end-row') !== undefined ? Number(attr('end-row')) : sr;
+      const ec = attr('end-col') !== undefined ? Number(attr('end-col')) : sc;
+      const content = /<content>([\s\S]*?)<\/content>/.exec(cell[2] ?? '')?.[1] ?? '';
+      cells.push({ sr, sc, er, ec, text: decodeXml(content) });
+    }
+    out.push({ page, cells });
+  }
+  return out;
+}
+
+export function normCell(s: string): string {
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * Adjacency relations between non-empty cells: each cell with its nearest non-empty neighbour to the
+ * right (on every row it spans) and below (on every column it spans), as "a|b|dir" strings.
+ */
+export function adjacency(table: GridTable): string[] {
+  const cells = table.cells.filter((c) => normCell(c.text));
+  const at = new Map<string, GridCell>();
+  let maxR = 0;
+  let maxC = 0;
+  for (const c of cells) {
+    for (let r = c.sr; r <= c.er; r++) for (let k = c.sc; k <= c.ec; k++) at.set(`${r}:${k}`, c);
+    maxR = Math.max(maxR, c.er);
+    maxC = Math.max(maxC, c.ec);
+  }
+  const rel = new Set<string>();
+  const out: string[] = [];
+  const add = (a: GridCell, b: GridCell, dir: string) => {
+    const key = `${cells.indexOf(a)}>${cells.indexOf(b)}>${dir}`;
+    if (rel.has(key)) return;
+    rel.add(key);
+    out.push(`${normCell(a.text)}|${normCell(b.text)}|${dir}`);
+  };
+  for (const c of cells) {
+    for (let r = c.sr; r <= c.er; r++) {
+      for (let k = c.ec + 1; k <= maxC; k++) {
+        const d = at.get(`${r}:${k}`);
+        if (d && d !== c) {
+          add(c, d, 'h');
+          break;
+        }
+      }
+    }
+    for (let k = c.sc; k <= c.ec; k++) {
+      for (let r = c.er + 1; r <= maxR; r++) {
+        const d = at.get(`${r}:${k}`);
+        if (d && d !== c) {
+          add(c, d, 'v');
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export interface PRF {
+  correct: number;
+  truth: number;
+  found: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+export function prf(correct: number, truth: number, found: number): PRF {
+  const precision = found ? correct / found : truth ? 0 : 1;
+  const recall = truth ? correct / truth : 1;
+  const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+  return { correct, truth, found, precision, recall, f1 };
+}
+
+/** Relations of all tables of a document, truth against found, matched as multisets. */
+export function compareRelations(truth: string[], found: string[]): PRF {
+  const pool = new Map<string, number>();
+  for (const r of truth) pool.set(r, (pool.get(r) ?? 0) + 1);
+  let correct = 0;
+  for (const r of found) {
+    const n = pool.get(r) ?? 0;
+    if (n > 0) {
+      correct++;
+      pool.set(r, n - 1);
+    }
+  }
+  return prf(correct, truth.length, found.length);
+}
+
+function colIndex(letters: string): number {
+  let n = 0;
+  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
+/** A number as a spreadsheet shows it under its format: "0.0%", "#,##0.00", "\"$\"0". */
+export function displayed(value: number, format: string | undefined): string {
+  if (!format || format === 'General') return String(value);
+  const percent = format.includes('%');
+  const decimals = /\.(0+)/.exec(format)?.[1]?.length ?? 0;
+  const v = percent ? value * 100 : value;
+  let body = Math.abs(v).toFixed(decimals);
+  if (format.includes('#,##0')) {
+    const [int, frac] = body.split('.') as [string, string?];
+    body = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (frac ? `.${frac}` : '');
+  }
+  const currency = /^"([^"]+)"/.exec(format)?.[1] ?? '';
+  return `${v < 0 ? '-' : ''}${currency}${body}${percent ? '%' : ''}`;
+}
+
+/** The tables of a pdf-to-excel result: one per sheet named "Page N table K", merges as spans. */
+export async function xlsxTables(file: string): Promise<GridTable[]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(file);
+  const out: GridTable[] = [];
+  for (const ws of wb.worksheets) {
+    const m = /^Page (\d+) table/.exec(ws.name);
+    if (!m) continue;
+    const merges = ((ws.model as { merges?: string[] }).merges ?? []).map((range) => {
+      const [a, b] = range.split(':') as [string, string];
+      const pa = /^([A-Z]+)(\d+)$/.exec(a)!;
+      const pb = /^([A-Z]+)(\d+)$/.exec(b)!;
+      return { sr: Number(pa[2]), sc: colIndex(pa[1]!), er: Number(pb[2]), ec: colIndex(pb[1]!) };
+    });
+    const cells: GridCell[] = [];
+    ws.eachRow({ includeEmpty: false }, (row, r) => {
+      row.eachCell({ includeEmpty: false }, (cell, c) => {
+        if (cell.isMerged && cell.master !== cell) return;
+        const span = merges.find((x) => x.sr === r && x.sc === c);
+        const v = cell.value;
+        const text =
+          typeof v === 'number'
+            ? displayed(v, cell.numFmt)
+            : v === null || v === undefined
+              ? ''
+              : typeof v === 'object'
+                ? String((v as { text?: string }).text ?? cell.text)
+                : cell.text || String(v);
+        cells.push({ sr: r, sc: c, er: span?.er ?? r, ec: span?.ec ?? c, text });
+      });
+    });
+    out.push({ page: Number(m[1]), cells });
+  }
+  return out;
+}
+
+/** A CSV file as a grid table (no spans), for the tabula and camelot expectations. */
+export function csvTable(csv: string): GridTable {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < csv.length; i++) {
+    const ch = csv[i]!;
+    if (quoted) {
+      if (ch === '"' && csv[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && csv[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
+  const cells: GridCell[] = [];
+  rows.forEach((r, i) => r.forEach((t, j) => cells.push({ sr: i, sc: j, er: i, ec: j, text: t })));
+  return { page: 1, cells };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Text: character accuracy, 1 - (Levenshtein distance / expected length), whitespace collapsed.
+
+export function collapse(s: string): string {
+  return s
+    .normalize('NFKC')
+    .replace(/\u00AD/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function levenshtein(a: string, b: string): number {
+  if (!a.length) return b.length;
+  if (!b.length) return a.length;
+  let prev = new Uint32Array(b.length + 1).map((_, i) => i);
+  let cur = new Uint32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length]!;
+}
+
+/** Myers' O(ND) diff of two token lists: the matched pairs, in order; undefined past maxD edits. */
+function matchTokens(a: string[], b: string[], maxD = 4000): [number, number][] | undefined {
+  const n = a.length;
+  const m = b.length;
+  const max = n + m;
+  const off = max + 1;
+  let v = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= Math.min(max, maxD); d++) {
+    trace.push(v.slice(off - d - 1, off + d + 2));
+    const nv = v;
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && nv[off + k - 1]! < nv[off + k + 1]!) ? nv[off + k + 1]! : nv[off + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      nv[off + k] = x;
+      if (x >= n && y >= m) {
+        // Walk back through the trace to collect the diagonal moves.
+        const pairs: [number, number][] = [];
+        let cx = n;
+        let cy = m;
+        for (let dd = d; dd > 0; dd--) {
+          const t = trace[dd]!;
+          const get = (kk: number) => t[kk + dd + 1]!;
+          const kk = cx - cy;
+          const prevK = kk === -dd || (kk !== dd && get(kk - 1) < get(kk + 1)) ? kk + 1 : kk - 1;
+          const px = get(prevK);
+          const py = px - prevK;
+          while (cx > px && cy > py) {
+            pairs.push([cx - 1, cy - 1]);
+            cx--;
+            cy--;
+          }
+          cx = px;
+          cy = py;
+        }
+        while (cx > 0 && cy > 0) {
+          pairs.push([cx - 1, cy - 1]);
+          cx--;
+          cy--;
+        }
+        return pairs.reverse();
+      }
+    }
+    v = nv;
+  }
+  return undefined;
+}
+
+/**
+ * Character accuracy of `ours` against `expected` (both whitespace-collapsed): words are aligned
+ * first (Myers diff), then each unmatched stretch is scored by character edit distance.
+ */
+export function charAccuracy(ours: string, expected: string): number {
+  const a = collapse(expected).split(' ').filter(Boolean);
+  const b = collapse(ours).split(' ').filter(Boolean);
+  const total = collapse(expected).length;
+  if (!total) return b.length ? 0 : 1;
+  const pairs = matchTokens(a, b);
+  if (!pairs) return Math.max(0, 1 - levenshteinBag(collapse(expected), collapse(ours)) / total);
+  let errors = 0;
+  let ia = 0;
+  let ib = 0;
+  for (const [x, y] of [...pairs, [a.length, b.length] as [number, number]]) {
+    if (x > ia || y > ib)
+      errors += levenshtein(a.slice(ia, x).join(' '), b.slice(ib, y).join(' ')) + (x > ia && y > ib ? 0 : 1);
+    ia = x + 1;
+    ib = y + 1;
+  }
+  return Math.max(0, 1 - errors / total);
+}
+
+function levenshteinBag(a: string, b: string): number {
+  const count = new Map<string, number>();
+  for (const ch of a) count.set(ch, (count.get(ch) ?? 0) + 1);
+  for (const ch of b) count.set(ch, (count.get(ch) ?? 0) - 1);
+  let diff = 0;
+  for (const v of count.values()) diff += Math.abs(v);
+  return Math.max(diff, Math.abs(a.length - b.length));
+}
+
+/**
+ * A layout-preserving two-column text (pdftotext -layout) in reading order: on each page the
+ * columns are split at the white gutter, left column before right; lines that cross it stay whole.
+ */
+export function columnize(layout: string): string {
+  const pages = layout.split('\f');
+  return pages
+    .map((page) => {
+      const lines = page.split('\n');
+      const width = Math.max(0, ...lines.map((l) => l.length));
+      if (width < 60) return page;
+      let best = -1;
+      let bestScore = -Infinity;
+      for (let c = Math.floor(width * 0.3); c < Math.floor(width * 0.7); c++) {
+        let both = 0;
+        let cross = 0;
+        for (const l of lines) {
+          const left = l.slice(0, c).trim();
+          const right = l.slice(c + 2).trim();
+          if (l.slice(c, c + 2).trim()) cross++;
+          else if (left && right) both++;
+        }
+        const score = both - 3 * cross;
+        if (score > bestScore) [best, bestScore] = [c, score];
+      }
+      if (best < 0 || bestScore < 5) return page;
+      const out: string[] = [];
+      let left: string[] = [];
+      let right: string[] = [];
+      const flush = () => {
+        out.push(...left, ...right);
+        left = [];
+        right = [];
+      };
+      for (const l of lines) {
+        if (l.slice(best, best + 2).trim()) {
+          flush();
+          out.push(l.trim());
+        } else {
+          if (l.slice(0, best).trim()) left.push(l.slice(0, best).trim());
+          if (l.slice(best + 2).trim()) right.push(l.slice(best + 2).trim());
+        }
+      }
+      flush();
+      return out.join('\n');
+    })
+    .join('\f');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Word: paragraphs of a DOCX, compared with the source document's paragraphs.
+
+export interface DocxParagraph {
+  text: string;
+  style: string;
+  heading: boolean;
+  inTable: boolean;
+}
+
+export interface DocxContent {
+  paragraphs: DocxParagraph[];
+  tables: number;
+  /** Text boxes and frames: what a PDF import makes of each line. */
+  frames: number;
+}
+
+function unzipPart(file: string, part: string): string {
+  const py =
+    'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nsys.stdout.write(z.read(sys.argv[2]).decode("utf-8"))';
+  return execFileSync('python3', ['-c', py, file, part], { maxBuffer: 256 * 1024 * 1024 }).toString();
+}
+
+/** The paragraphs of a DOCX body (text boxes included, VML fallbacks not counted twice). */
+export function docxContent(file: string): DocxContent {
+  let xml = unzipPart(file, 'word/document.xml');
+  xml = xml.replace(/<mc:Fallback>[\s\S]*?<\/mc:Fallback>/g, '');
+  const frames = (xml.match(/<w:txbxContent\b|<w:framePr\b/g) ?? []).length;
+  const tables = (xml.match(/<w:tbl>/g) ?? []).length;
+  // Mark paragraphs inside tables: track table depth while scanning.
+  const paragraphs: DocxParagraph[] = [];
+  let depth = 0;
+  const re = /<w:tbl>|<\/w:tbl>|<w:p\b[^>]*\/>|<w:p\b[^>]*>([\s\S]*?)<\/w:p>/g;
+  for (const m of xml.matchAll(re)) {
+    if (m[0] === '<w:tbl>') depth++;
+    else if (m[0] === '</w:tbl>') depth--;
+    else if (m[1] !== undefined) {
+      const body = m[1];
+      // A paragraph holding a text box: its own text is the box's, counted by the inner paragraphs.
+      const inner = body.replace(/<w:txbxContent>[\s\S]*?<\/w:txbxContent>/g, '');
+      const text = [...inner.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:tab\/>/g)]
+        .map((t) => (t[1] !== undefined ? decodeXml(t[1]) : ' '))
+        .join('')
+        .replace(/\s+/g, ' ')
+        .trim();
+      const style = /<w:pStyle w:val="([^"]+)"/.exec(inner)?.[1] ?? '';
+      if (text)
+        paragraphs.push({
+          text,
+          style,
+          heading:
+            /^(heading|title|berschrift|titre|t[ií]tulo)\s*\d*$/i.test(style.replace(/(\d)$/, ' $1')) ||
+            /^Heading\d$/i.test(style) ||
+            /^Title$/i.test(style),
+          inTable: depth > 0,
+        });
+      for (const box of body.matchAll(/<w:txbxContent>([\s\S]*?)<\/w:txbxContent>/g)) {
+        for (const p of box[1]!.matchAll(/<w:p\b[^>]*>([\s\S]*?)<\/w:p>/g)) {
+          const t = [...p[1]!.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)]
+            .map((x) => decodeXml(x[1]!))
+            .join('')
+            .replace(/\s+/g, ' ')
+            .trim();
+          if (t) paragraphs.push({ text: t, style: '', heading: false, inTable: false });
+        }
+      }
+    }
+  }
+  return { paragraphs, tables, frames };
+}
+
+function tokens(s: string): string[] {
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+function tokenF1(a: string[], b: string[]): number {
+  if (!a.length || !b.length) return 0;
+  const pool = new Map<string, number>();
+  for (const t of a) pool.set(t, (pool.get(t) ?? 0) + 1);
+  let common = 0;
+  for (const t of b) {
+    const n = pool.get(t) ?? 0;
+    if (n > 0) {
+      common++;
+      pool.set(t, n - 1);
+    }
+  }
+  if (!common) return 0;
+  const p = common / b.length;
+  const r = common / a.length;
+  return (2 * p * r) / (p + r);
+}
+
+export interface ParagraphScore {
+  /** Mean over the source's paragraphs of the best token F1 with one output paragraph. */
+  paragraphF1: number;
+  /** Source headings whose best match is a heading in the output. */
+  headingsFound: number;
+  headings: number;
+  /** Source tables, and tables in the output. */
+  tables: number;
+  tablesFound: number;
+  frames: number;
+  paragraphs: number;
+  outputParagraphs: number;
+}
+
+export function compareParagraphs(source: DocxContent, output: DocxContent): ParagraphScore {
+  const src = source.paragraphs.filter((p) => !p.inTable && tokens(p.text).length > 0);
+  const out = output.paragraphs.map((p) => ({ ...p, tokens: tokens(p.text) }));
+  let sum = 0;
+  let headings = 0;
+  let headingsFound = 0;
+  for (const p of src) {
+    const t = tokens(p.text);
+    let best = 0;
+    let bestP: (typeof out)[number] | undefined;
+    for (const o of out) {
+      const f = tokenF1(t, o.tokens);
+      if (f > best) [best, bestP] = [f, o];
+    }
+    sum += best;
+    if (p.heading) {
+      headings++;
+      if (bestP?.heading && best >= 0.8) headingsFound++;
+    }
+  }
+  return {
+    paragraphF1: src.length ? sum / src.length : 1,
+    headingsFound,
+    headings,
+    tables: source.tables,
+    tablesFound: output.tables,
+    frames: output.frames,
+    paragraphs: src.length,
+    outputParagraphs: out.length,
+  };
+}
