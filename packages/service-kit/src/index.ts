@@ -1,6 +1,7 @@
 export * from './config.ts';
 export * from './errors.ts';
 export * from './exec.ts';
+export * from './limit.ts';
 export * from './log.ts';
 export * from './metrics.ts';
 export * from './pdf.ts';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expandPageRanges, parsePageRanges, pagesOf, type FileKind, type Tool } from '@quire/catalog';
 import { ToolError } from './errors.ts';
 import { exec } from './exec.ts';
+import { mapLimit } from './limit.ts';
 import type { Job } from './pdf.ts';
 import { sniffKind } from './sniff.ts';
 import { extractZip, listZip } from './zip.ts';
@@ -257,7 +258,7 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   const sample = samplePageNumbers(pairs.length).map((i) => pairs[i - 1]!);
   const mark = promise.text === 'added' ? wordsOf(String(req.options.text ?? '')) : [];
   // Pages are checked two at a time, each page's programs side by side: the checks are many short runs.
-  await eachLimit(sample, 2, async (pair) => {
+  await mapLimit(sample, 2, async (pair) => {
     await Promise.all([
       promise.text ? checkText(pair, mark, job) : undefined,
       promise.pixels ? checkPixels(pair, job, dir) : undefined,
@@ -292,19 +293,4 @@ async function checkPixels(pair: PagePair, job: Job, dir: string): Promise<void>
     pageIsBlank(pair.out.file, pair.out.page, job, dir),
   ]);
   if (isBlank && !wasBlank) throw new VerificationError('pixels', `page ${pair.out.page} came out blank`);
-}
-
-/** Runs `work` on every item, at most `limit` at once; the first failure fails the whole. */
-async function eachLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    try {
-      while (!failed && next < items.length) await work(items[next++]!);
-    } catch (err) {
-      failed = true;
-      throw err;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

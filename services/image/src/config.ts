@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { envInt } from '@quire/service-kit';
 
 /**
@@ -25,8 +24,3 @@ export const limits = {
   /** PDF to images: the pixels of one page; pdftoppm holds a page whole (3 bytes a pixel). */
   renderPageMegapixels: () => envInt('RENDER_MAX_PAGE_MEGAPIXELS', 50),
 };
-
-/** How many images one job prepares, or pdftoppm processes it runs, side by side. */
-export function parallelism(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
-}

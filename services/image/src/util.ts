@@ -5,32 +5,6 @@ export function stem(name: string): string {
   return name.slice(0, name.length - extname(name).length) || 'document';
 }
 
-/** Runs `work` on each item, at most `limit` at once, failing fast; results in the items' order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (next < items.length && !failed) {
-      const i = next++;
-      try {
-        results[i] = await work(items[i]!, i);
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failure) throw failure.reason;
-  return results;
-}
-
 /**
  * Makes items' results up to `limit` ahead and hands them to `consume` strictly in order. On failure
  * it waits for the work still under way (so no file is written after the caller cleans up) and

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { expandPageRanges, parsePageRanges } from '@quire/catalog';
 import { fail, openPdf, qpdf, type ToolContext, type ToolInput } from '@quire/service-kit';
@@ -66,36 +65,4 @@ export function qpdfRange(pages: readonly number[]): string {
     i = j + 1;
   }
   return parts.join(',');
-}
-
-/** How many engine processes one job may run side by side. */
-export function parallelism(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
-}
-
-/**
- * Runs `work` on each item, at most `limit` at once; results in the items' order. After a failure no
- * new item starts, so nothing keeps running for a request that has already been answered.
- */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      try {
-        results[i] = await work(items[i]!, i);
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ToolRun } from '@quire/service-kit';
-import { limits, parallelism } from '../config.ts';
+import { mapLimit, parallelism, type ToolRun } from '@quire/service-kit';
+import { limits } from '../config.ts';
 import { prepare, probe, tooManyPages, type Frame, type Prepared } from '../images/frames.ts';
 import { placeImage, type PageSize } from '../pdf/layout.ts';
 import { ImagePdfWriter } from '../pdf/writer.ts';
-import { inOrder, mapLimit } from '../util.ts';
+import { inOrder } from '../util.ts';
 
 /**
  * JPG to PDF and Image to PDF: one page per image, or per page of a multi-page TIFF, in the order

@@ -1,8 +1,17 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { exec, openPdf, pageCount, remaining, ToolError, type ToolContext, type ToolRun } from '@quire/service-kit';
-import { limits, parallelism } from '../config.ts';
+import {
+  exec,
+  openPdf,
+  pageCount,
+  remaining,
+  ToolError,
+  type ToolContext,
+  type ToolRun,
+  parallelism,
+} from '@quire/service-kit';
+import { limits } from '../config.ts';
 import { inOrder, stem } from '../util.ts';
 import { createZip } from '../zip.ts';
 

@@ -1,5 +1,5 @@
-import { pageCount, qpdf, type ToolRun } from '@quire/service-kit';
-import { mapLimit, openInput, parallelism, workPath } from '../pdf.ts';
+import { pageCount, qpdf, type ToolRun, mapLimit, parallelism } from '@quire/service-kit';
+import { openInput, workPath } from '../pdf.ts';
 
 /** Joins the inputs in the order sent; one password opens every input that needs one. */
 export const merge: ToolRun = async (ctx) => {

@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pageCount, qpdf, type ToolContext, type ToolRun } from '@quire/service-kit';
-import { mapLimit, openInput, pageRangesIn, parallelism, qpdfRange, stem, workPath } from '../pdf.ts';
+import { pageCount, qpdf, type ToolContext, type ToolRun, mapLimit, parallelism } from '@quire/service-kit';
+import { openInput, pageRangesIn, qpdfRange, stem, workPath } from '../pdf.ts';
 import { createZip, type ZipWriter } from '../zip.ts';
 
 interface Part {
