@@ -1,10 +1,8 @@
 /**
  * `npm start`: runs the whole site locally (nginx, the gateway, every service) until Ctrl-C.
- * setup.sh has installed what is needed; the site is built here only when it has never been built.
+ * setup.sh has installed what is needed; the site is built here first.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { repoRoot, startStack, type Stack } from './stack.ts';
 
 function setting(name: string): number | undefined {
@@ -18,14 +16,13 @@ function setting(name: string): number | undefined {
   return value;
 }
 
-if (!existsSync(join(repoRoot, 'frontend', 'dist', 'index.html'))) {
-  console.log('Building the site (frontend/dist is missing)...');
-  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-site.ts'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+// Built on every start, so the pages always match the code and the settings (SITE_URL, TAG_MANAGER_ID).
+console.log('Building the site...');
+const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-site.ts'], {
+  cwd: repoRoot,
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
 
 // Signals are handled from the start: a Ctrl-C while the stack starts stops what is already running.
 const starting = new AbortController();

@@ -13,6 +13,7 @@ import {
   type Logger,
 } from '@quire/service-kit';
 import { apiDocsHtml, catalogJson, openApi } from './catalog-api.ts';
+import { siteDataRoutes } from './site-data.ts';
 import type { GatewayConfig } from './config.ts';
 import { usageStats, type Db } from './db.ts';
 import { sendResult, type ResultStore } from './results.ts';
@@ -76,6 +77,8 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
   app.post('/api.php', ...run);
   app.post('/api/v1/tools/:toolId', ...run);
   app.post('/api/v1/workflows', ...run);
+
+  app.use(siteDataRoutes(db, limiter));
 
   const usage = async (_req: Request, res: Response) => res.json({ stats: await usageStats(db) });
   app.get('/track_usage.php', usage);

@@ -1,5 +1,13 @@
-import { z } from 'zod';
-import { defaultOutputKind, errorCodes, fileKinds, readsPdf, takesUrl, tools, type Tool } from '@quire/catalog';
+import {
+  defaultOutputKind,
+  errorCodes,
+  optionsSchema,
+  fileKinds,
+  readsPdf,
+  takesUrl,
+  tools,
+  type Tool,
+} from '@quire/catalog';
 
 /** A tool as the public catalog shows it: everything a client needs to build a form and a request. */
 export function describeTool(tool: Tool) {
@@ -21,12 +29,6 @@ export function describeTool(tool: Tool) {
     output: defaultOutputKind(tool),
     options: optionsSchema(tool),
   };
-}
-
-/** The JSON Schema of a tool's form fields, as sent (strings with defaults). */
-export function optionsSchema(tool: Tool): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.options, { io: 'input', unrepresentable: 'any' });
-  return schema;
 }
 
 export function catalogJson() {

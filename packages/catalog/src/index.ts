@@ -6,3 +6,5 @@ export * from './options.ts';
 export * from './tools.ts';
 export * from './validate.ts';
 export * from './site.ts';
+export * from './forms.ts';
+export * from './site-tools.ts';

@@ -1,0 +1,79 @@
+import { headerMenus, searchTools } from '@quire/catalog/site';
+import { findTool } from '../lib/tools.ts';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toolKey, useT } from '../i18n/use-t.ts';
+import { DarkModeSwitch } from './DarkModeSwitch.tsx';
+import { LanguagePicker } from './LanguagePicker.tsx';
+
+/** The first tool of the search list whose id contains the typed text (spec §4). */
+export function searchTool(text: string): string | undefined {
+  const query = text.trim().toLowerCase();
+  return query ? searchTools.find((id) => id.includes(query)) : undefined;
+}
+
+export function Header() {
+  const t = useT();
+  const navigate = useNavigate();
+  const [query, setQuery] = useState('');
+
+  function search(e: FormEvent) {
+    e.preventDefault();
+    const id = searchTool(query);
+    if (id) void navigate(`/tools/${id}`);
+    else window.alert(t('nav.searchNotFound'));
+  }
+
+  return (
+    <header className="site-header">
+      <div className="bar">
+        <Link to="/" className="brand" aria-label="Quire">
+          <img src="/favicon.svg" alt="" width="28" height="28" />
+          <span>Quire</span>
+        </Link>
+        <nav aria-label={t('nav.tools')} className="menus">
+          <ul>
+            {headerMenus.map((menu) => (
+              <li key={menu.group} className="menu">
+                <button type="button" className="menu-button" aria-haspopup="true">
+                  {t(`nav.${menu.group.toLowerCase() as 'convert' | 'extract' | 'edit'}`)}
+                </button>
+                <ul className="dropdown">
+                  {menu.tools.map((id) => (
+                    <li key={id}>
+                      <Link to={`/tools/${id}`}>
+                        <span aria-hidden="true">{findTool(id)?.icon}</span> {t(toolKey(id, 'name'))}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <form role="search" className="search" onSubmit={search}>
+          <label htmlFor="tool-search" className="visually-hidden">
+            {t('nav.searchLabel')}
+          </label>
+          <input
+            id="tool-search"
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder={t('nav.searchPlaceholder')}
+            autoComplete="off"
+          />
+          <button type="submit">{t('nav.searchButton')}</button>
+        </form>
+        <div className="header-actions">
+          <DarkModeSwitch />
+          <LanguagePicker />
+          <Link to="/login">{t('nav.login')}</Link>
+          <Link to="/signup" className="button small">
+            {t('nav.signup')}
+          </Link>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,75 @@
+import type { OptionField } from '@quire/catalog';
+import type { CopyKey } from '../i18n/use-t.ts';
+import { useT } from '../i18n/use-t.ts';
+
+/** Labels for option names and choices; a name or value without one is shown as it is. */
+function label(t: ReturnType<typeof useT>, key: string): string {
+  const text = t(`options.${key}` as CopyKey);
+  return text === `options.${key}` ? key : text;
+}
+
+/** A tool's options as controls, generated from the catalog's schema with its defaults filled in. */
+export function OptionsForm({
+  toolId,
+  fields,
+  values,
+  onChange,
+}: {
+  toolId: string;
+  fields: OptionField[];
+  values: Record<string, string>;
+  onChange: (name: string, value: string) => void;
+}) {
+  const t = useT();
+  if (fields.length === 0) return null;
+  return (
+    <fieldset className="options">
+      <legend>{t('upload.options')}</legend>
+      {fields.map((f) => {
+        const id = `${toolId}-${f.name}`;
+        const value = values[f.name] ?? f.default ?? '';
+        if (f.type === 'boolean') {
+          return (
+            <label key={f.name} className="check">
+              <input
+                type="checkbox"
+                id={id}
+                checked={value === 'true'}
+                onChange={(e) => onChange(f.name, String(e.target.checked))}
+              />
+              {label(t, f.name)}
+            </label>
+          );
+        }
+        return (
+          <div key={f.name} className="field">
+            <label htmlFor={id}>{label(t, f.name)}</label>
+            {f.type === 'choice' ? (
+              <select id={id} value={value} onChange={(e) => onChange(f.name, e.target.value)}>
+                {f.choices.map((c) => (
+                  <option key={c} value={c}>
+                    {/^\d+$/.test(c) ? `${c}°` : label(t, c)}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={id}
+                type={f.type === 'text' ? 'text' : 'number'}
+                value={value}
+                required={f.required}
+                min={f.min}
+                max={f.max}
+                step={f.type === 'number' ? 0.05 : undefined}
+                maxLength={f.maxLength}
+                pattern={f.pattern?.replace(/^\^|\$$/g, '')}
+                placeholder={f.pattern ? t('options.rangesHint') : undefined}
+                onChange={(e) => onChange(f.name, e.target.value)}
+              />
+            )}
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}

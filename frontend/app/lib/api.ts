@@ -1,0 +1,88 @@
+import { errorCodes, type ErrorCode } from '@quire/catalog/errors';
+
+/** What a tool or workflow call came to, as the page shows it. */
+export type RunOutcome =
+  | { ok: true; download: string; checks: string[] }
+  /** The server answered with a contract error (`message` is the server's, in English). */
+  | { ok: false; reason: 'error'; code: ErrorCode; message: string }
+  /** An answer without a download: the spec's "Conversion failed". */
+  | { ok: false; reason: 'no-download' }
+  /** The request itself failed: network, abort. */
+  | { ok: false; reason: 'network' };
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorCodes, value);
+}
+
+function outcomeOf(status: number, text: string): RunOutcome {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const b = body as {
+    download?: unknown;
+    properties?: { checks?: unknown };
+    error?: { code?: unknown; message?: unknown };
+  };
+  if (status >= 200 && status < 300 && typeof b?.download === 'string' && b.download) {
+    const checks = Array.isArray(b.properties?.checks) ? b.properties.checks.filter((c) => typeof c === 'string') : [];
+    return { ok: true, download: b.download, checks };
+  }
+  if (b?.error && isErrorCode(b.error.code)) {
+    return { ok: false, reason: 'error', code: b.error.code, message: String(b.error.message ?? '') };
+  }
+  // An answer from something in front of the gateway (an HTML error page) still says what happened.
+  if (status === 413) return { ok: false, reason: 'error', code: 'file_too_large', message: '' };
+  if (status === 502 || status === 503) return { ok: false, reason: 'error', code: 'not_available', message: '' };
+  if (status === 504) return { ok: false, reason: 'error', code: 'timeout', message: '' };
+  return { ok: false, reason: 'no-download' };
+}
+
+/**
+ * Posts a form with upload progress (fetch cannot report it). `onProgress` gets the percentage of the
+ * body sent.
+ */
+export function postForm(
+  url: string,
+  form: FormData,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<RunOutcome> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
+    };
+    xhr.onload = () => resolve(outcomeOf(xhr.status, xhr.responseText));
+    xhr.onerror = () => resolve({ ok: false, reason: 'network' });
+    xhr.onabort = () => resolve({ ok: false, reason: 'network' });
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
+/** Where a result is downloaded from. */
+export function downloadUrl(name: string): string {
+  return `/uploads/${encodeURIComponent(name)}`;
+}
+
+/** The readable part of a result's name: `<32 hex>-report.pdf` → `report.pdf`. */
+export function readableName(name: string): string {
+  return name.replace(/^[0-9a-f]{32}-/, '');
+}
+
+export async function postJson(url: string, body: unknown): Promise<boolean> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,18 @@
+import type { SiteTool } from '@quire/catalog';
+import { tools } from 'virtual:quire/tools';
+
+export { tools };
+export type Tool = SiteTool;
+
+/** A tool by its id or one of its aliases. */
+export function findTool(idOrAlias: string): Tool | undefined {
+  return tools.find((t) => t.id === idOrAlias || t.aliases.includes(idOrAlias));
+}
+
+export function takesUrl(tool: Tool): boolean {
+  return 'url' in tool.input;
+}
+
+export function takesMany(tool: Tool): boolean {
+  return 'kinds' in tool.input && tool.input.max > 1;
+}

@@ -1,0 +1,44 @@
+import { constants } from '@quire/catalog/site';
+import { english } from '../i18n/dictionary.ts';
+import { useT } from '../i18n/use-t.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+const questions = [1, 2, 3, 4, 5, 6, 7] as const;
+
+export function meta() {
+  return pageMeta({
+    title: `${english.faq.title} – Quire`,
+    description: english.faq.description,
+    path: '/faq',
+    jsonLd: [
+      {
+        '@type': 'FAQPage',
+        mainEntity: questions.map((n) => ({
+          '@type': 'Question',
+          name: english.faq[`q${n}`],
+          acceptedAnswer: {
+            '@type': 'Answer',
+            text: english.faq[`a${n}`].replace('{{mb}}', String(constants.uploadLimitMb)),
+          },
+        })),
+      },
+    ],
+  });
+}
+
+export default function Faq() {
+  const t = useT();
+  return (
+    <div className="page narrow">
+      <h1>{t('faq.title')}</h1>
+      <dl className="faq">
+        {questions.map((n) => (
+          <div key={n}>
+            <dt>{t(`faq.q${n}`)}</dt>
+            <dd>{t(`faq.a${n}`, { mb: constants.uploadLimitMb })}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}

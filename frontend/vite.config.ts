@@ -1,0 +1,14 @@
+import { reactRouter } from '@react-router/dev/vite';
+import { defineConfig } from 'vite';
+import { catalogPlugin } from './catalog-plugin.ts';
+import { siteConfig } from './site.config.ts';
+
+export default defineConfig({
+  plugins: [catalogPlugin(), reactRouter()],
+  define: {
+    // Build-time settings the pages read; see site.config.ts.
+    __SITE_URL__: JSON.stringify(siteConfig.siteUrl),
+    __TAG_MANAGER_ID__: JSON.stringify(siteConfig.tagManagerId),
+  },
+  build: { target: 'es2022' },
+});

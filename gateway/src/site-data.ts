@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { ToolError } from '@quire/service-kit';
+import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { saveContactMessage, subscribe, type Db } from './db.ts';
+
+const email = z.string().trim().toLowerCase().max(320).email();
+const contactForm = z.object({
+  name: z.string().trim().min(1).max(200),
+  email,
+  message: z.string().trim().min(1).max(5000),
+  /** The form's hidden field: people leave it empty, robots fill it in. */
+  website: z.string().max(500).optional(),
+});
+const newsletterForm = z.object({ email });
+
+/** Validates a JSON body, answering the contract's `invalid_option` naming the first bad field. */
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const field = String(result.error.issues[0]?.path[0] ?? 'body');
+  throw new ToolError('invalid_option', `The field "${field}" is missing or not valid.`);
+}
+
+const wrap =
+  (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
+  (req, res, next: NextFunction) =>
+    void handler(req, res).catch(next);
+
+/** The contact form and the newsletter: small JSON forms stored in the site's database. */
+export function siteDataRoutes(db: Db, limiter: RequestHandler) {
+  const router = express.Router();
+  const json = express.json({ limit: '32kb' });
+
+  router.post(
+    '/api/v1/contact',
+    limiter,
+    json,
+    wrap(async (req, res) => {
+      const form = parse(contactForm, req.body);
+      // A robot gets the same answer as a person, and nothing is kept.
+      if (!form.website) await saveContactMessage(db, { name: form.name, email: form.email, message: form.message });
+      res.status(201).json({ ok: true });
+    }),
+  );
+
+  router.post(
+    '/api/v1/newsletter',
+    limiter,
+    json,
+    wrap(async (req, res) => {
+      const form = parse(newsletterForm, req.body);
+      const added = await subscribe(db, form.email, randomBytes(16).toString('hex'));
+      res.status(added ? 201 : 200).json({ ok: true });
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,36 @@
+import type { FileKind } from './kinds.ts';
+import { optionFields, type OptionField } from './forms.ts';
+import { readsPdf, tools, type Category } from './tools.ts';
+
+/**
+ * A tool as the web site needs it: plain data, no schemas. The site's build turns the catalog into
+ * these, so pages carry the catalog's facts without its validation library.
+ */
+export interface SiteTool {
+  id: string;
+  aliases: readonly string[];
+  name: string;
+  description: string;
+  icon: string;
+  category: Category;
+  usage: number;
+  input: { kinds: readonly FileKind[]; min: number; max: number } | { url: true };
+  /** Takes a `password` for encrypted PDF inputs. */
+  password: boolean;
+  options: OptionField[];
+}
+
+export function siteTools(): SiteTool[] {
+  return tools.map((t) => ({
+    id: t.id,
+    aliases: t.aliases,
+    name: t.name,
+    description: t.description,
+    icon: t.icon,
+    category: t.category,
+    usage: t.usage,
+    input: t.input,
+    password: readsPdf(t),
+    options: optionFields(t),
+  }));
+}
