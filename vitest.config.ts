@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { catalogPlugin } from './frontend/catalog-plugin.ts';
 
 export default defineConfig({
+  // The site's modules read the catalog through this plugin and their build-time settings as globals.
+  plugins: [catalogPlugin()],
+  define: { __SITE_URL__: JSON.stringify('http://localhost:8080'), __TAG_MANAGER_ID__: JSON.stringify('') },
   test: {
     // Engine jobs and the stack's start are slow on a small machine.
     testTimeout: 120_000,
@@ -16,6 +20,7 @@ export default defineConfig({
             'gateway/**/*.test.ts',
             'services/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'frontend/app/**/*.test.{ts,tsx}',
           ],
         },
       },

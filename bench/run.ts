@@ -5,6 +5,7 @@ import { benchEditor } from './editor.ts';
 import { benchFidelity } from './fidelity.ts';
 import { benchOffice } from './office.ts';
 import { benchRenderer } from './renderer.ts';
+import { benchSite } from './site.ts';
 import { resultsDir, writeReport, type BenchReport } from './lib.ts';
 
 const benches: [string, () => Promise<BenchReport>][] = [
@@ -12,6 +13,7 @@ const benches: [string, () => Promise<BenchReport>][] = [
   ['office', benchOffice],
   ['renderer', benchRenderer],
   ['fidelity', benchFidelity],
+  ['site', benchSite],
 ];
 const only = process.argv.slice(2);
 

@@ -1,4 +1,5 @@
-import { siteTools } from '@quire/catalog';
+import type { SiteTool } from '@quire/catalog';
+import { tsImport } from 'tsx/esm/api';
 import type { Plugin } from 'vite';
 
 const id = 'virtual:quire/tools';
@@ -8,6 +9,11 @@ export function catalogPlugin(): Plugin {
   return {
     name: 'quire-catalog',
     resolveId: (source) => (source === id ? `\0${id}` : undefined),
-    load: (resolved) => (resolved === `\0${id}` ? `export const tools = ${JSON.stringify(siteTools())};` : undefined),
+    async load(resolved) {
+      if (resolved !== `\0${id}`) return undefined;
+      // The catalog is TypeScript source; whatever loaded this config may not read TypeScript itself.
+      const catalog = (await tsImport('@quire/catalog', import.meta.url)) as { siteTools: () => SiteTool[] };
+      return `export const tools = ${JSON.stringify(catalog.siteTools())};`;
+    },
   };
 }

@@ -17,6 +17,7 @@ APT_PACKAGES=(
   chromium      # renderer: HTML, web pages and screenshots to PDF (driven by playwright-core)
   fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea # metric-compatible Microsoft fonts
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk # wide script coverage, CJK included
+  fonts-noto-color-emoji # emoji in converted pages and in the site's icons
   build-essential python3 # node-gyp compiles better-sqlite3 from source during npm ci
 )
 

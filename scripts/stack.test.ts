@@ -26,7 +26,7 @@ describe('renderTemplate', () => {
 
 describe('the nginx config', () => {
   it('renders from the template into a config nginx accepts', async () => {
-    const conf = await renderNginxConfig({
+    const settings = {
       runDir: dir,
       staticRoot: dir,
       listenHost: '127.0.0.1',
@@ -35,11 +35,15 @@ describe('the nginx config', () => {
       uploadLimitMb: 7,
       jobTimeoutMs: 120_000,
       accessLog: join(dir, 'access.log'),
-    });
+    };
+    const conf = await renderNginxConfig(settings);
     expect(conf).toContain('client_max_body_size 7m;');
     expect(conf).toContain('proxy_read_timeout 180s;');
     expect(conf).toMatch(/server 127\.0\.0\.1:23100;\s+server 127\.0\.0\.1:23200;/);
     expect(conf).not.toMatch(/\$\{[A-Z_]+\}/);
+    expect(conf).toMatch(/script-src 'self';/);
+    const withTags = await renderNginxConfig({ ...settings, tagManager: true });
+    expect(withTags).toContain("script-src 'self' https://www.googletagmanager.com;");
     await writeFile(join(dir, 'nginx.conf'), conf);
     const out = execFileSync(findNginx(), ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr'], {
       encoding: 'utf8',

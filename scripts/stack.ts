@@ -123,7 +123,11 @@ export interface NginxSettings {
   jobTimeoutMs: number;
   /** A file: node's stdio pipes are sockets, which nginx cannot open as /dev/stdout. */
   accessLog: string;
+  /** The site loads a tag-manager container (TAG_MANAGER_ID), which the CSP must then let in. */
+  tagManager?: boolean;
 }
+
+const tagManagerOrigin = 'https://www.googletagmanager.com';
 
 /** The rendered nginx.conf. As root, workers run as `nobody` when it can read the site and the run dir. */
 export async function renderNginxConfig(s: NginxSettings, root = repoRoot): Promise<string> {
@@ -145,6 +149,7 @@ export async function renderNginxConfig(s: NginxSettings, root = repoRoot): Prom
     GATEWAY_UPSTREAM: s.gateways.map((g) => `server ${g};`).join('\n        '),
     UPLOAD_LIMIT_MB: String(s.uploadLimitMb),
     PROXY_TIMEOUT_S: String(Math.ceil(s.jobTimeoutMs / 1000) + 60),
+    CSP_TAG_MANAGER: s.tagManager ? ` ${tagManagerOrigin}` : '',
   });
 }
 
@@ -426,6 +431,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       uploadLimitMb,
       jobTimeoutMs,
       accessLog: join(logDir, 'nginx-access.log'),
+      tagManager: Boolean(baseEnv.TAG_MANAGER_ID),
     };
     await writeFile(conf, await renderNginxConfig(nginxSettings, root));
     const url = `http://${connectHost(listenHost)}:${publicPort}`;

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ar } from './ar.ts';
+import { english, type Dictionary } from './dictionary.ts';
+import { es } from './es.ts';
+import { fr } from './fr.ts';
+import { hi } from './hi.ts';
+import { translate } from './index.ts';
+
+/** Every key path to a string, with its text. */
+function entries(node: unknown, prefix = ''): [string, string][] {
+  if (typeof node === 'string') return [[prefix, node]];
+  return Object.entries(node as Record<string, unknown>).flatMap(([k, v]) => entries(v, prefix ? `${prefix}.${k}` : k));
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+const leadingEmoji = (text: string) => /^\p{Extended_Pictographic}/u.exec(text)?.[0];
+
+describe.each([
+  ['es', es],
+  ['fr', fr],
+  ['hi', hi],
+  ['ar', ar],
+] as [string, Dictionary][])('the %s dictionary', (_name, dictionary) => {
+  const source = new Map(entries(english));
+  const translated = new Map(entries(dictionary));
+
+  it('has every English key and no other', () => {
+    expect([...translated.keys()].sort()).toEqual([...source.keys()].sort());
+  });
+
+  it('translates every text, keeping its placeholders and leading emoji', () => {
+    for (const [key, text] of source) {
+      const other = translated.get(key) ?? '';
+      expect(other.trim(), key).not.toBe('');
+      expect(placeholders(other), key).toEqual(placeholders(text));
+      expect(leadingEmoji(other), key).toBe(leadingEmoji(text));
+    }
+    // Really translated: most texts differ from English (names such as "PDF" or "4.9/5" may not).
+    const same = [...source].filter(([key, text]) => translated.get(key) === text).length;
+    expect(same / source.size).toBeLessThan(0.15);
+  });
+
+  it('keeps the search keywords the tool search matches', () => {
+    for (const word of ["'merge'", "'jpg'", "'compress'"]) expect(dictionary.nav.searchNotFound).toContain(word);
+  });
+});
+
+describe('translate', () => {
+  it('fills placeholders and falls back to English, then to the key', () => {
+    expect(translate('en', 'tool.heading', { label: 'Merge PDF' })).toBe('Convert with Merge PDF');
+    expect(translate('es', 'upload.success')).toBe('Success');
+    expect(translate('en', 'no.such.key')).toBe('no.such.key');
+    expect(translate('en', 'tool.prompt')).toContain('{{label}}');
+  });
+});
