@@ -38,7 +38,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'contract',
-          include: ['tests/contract/**/*.test.ts'],
+          // The site's browser tests share the stack (tests/site).
+          include: ['tests/contract/**/*.test.ts', 'tests/site/**/*.test.ts'],
           // After the unit tests, on a quiet machine: timings such as a result's lifetime are real here.
           sequence: { groupOrder: 1 },
           // Starts nginx, the gateway and the services once, on test ports, for every contract test.

@@ -20,8 +20,8 @@ import { startStack } from '../scripts/stack.ts';
 import { median, root, type BenchReport } from './lib.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-/** Public port 28080, gateway 23100, services 23101...: beside `npm start` (8080) and the tests (18080). */
-const portOffset = 20_000;
+/** Public port 48080, gateway 43100, services 43101...: beside `npm start` (8080) and the tests (18080). */
+const portOffset = 40_000;
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const chromeFlags = [
   '--headless=new',
@@ -77,6 +77,8 @@ interface FailingAudit {
   title: string;
   score: number | null;
   displayValue?: string;
+  /** What it is about, from its details: files with their bytes or time, elements, phases (first few). */
+  items?: string[];
 }
 
 interface ScriptRequest {
@@ -95,6 +97,8 @@ interface Run {
   scriptTransferBytes: number;
   scripts: ScriptRequest[];
   failing: FailingAudit[];
+  /** The element of the largest paint and where its time went (TTFB, load delay, load time, render delay). */
+  lcpElement: string;
   benchmarkIndex: number;
   warnings: string[];
 }
@@ -111,6 +115,7 @@ interface PageResult {
   scriptTransferBytes: number;
   /** Every audit that failed in at least one run: how many runs, and its value in the median run if it failed there. */
   failing: (FailingAudit & { failedRuns: number })[];
+  lcpElement: string;
 }
 
 function numeric(lhr: Result, id: string): number {
@@ -122,7 +127,8 @@ function failingAudits(lhr: Result): FailingAudit[] {
   const out: FailingAudit[] = [];
   for (const category of categories) {
     for (const ref of lhr.categories[category]?.auditRefs ?? []) {
-      if (ref.group === 'metrics' || ref.group === 'hidden') continue;
+      // Lighthouse 12 files its newer "insights" under the hidden group; they are shown all the same.
+      if (ref.group === 'metrics' || (ref.group === 'hidden' && !ref.id.endsWith('-insight'))) continue;
       const audit = lhr.audits[ref.id];
       if (!audit) continue;
       const mode = audit.scoreDisplayMode;
@@ -139,10 +145,76 @@ function failingAudits(lhr: Result): FailingAudit[] {
         ...(audit.displayValue || audit.errorMessage
           ? { displayValue: audit.displayValue ?? `error: ${audit.errorMessage}` }
           : {}),
+        ...(detailItems(audit.details).length ? { items: detailItems(audit.details) } : {}),
       });
     }
   }
   return out;
+}
+
+type Details = Result['audits'][string]['details'];
+
+interface ChainNode {
+  url: string;
+  navStartToEndTime: number;
+  isLongest?: boolean;
+  children?: Record<string, ChainNode>;
+}
+
+const shortUrl = (url: string) => (url.startsWith('http') ? new URL(url).pathname : url);
+
+/** The longest request chain of a network tree, as Lighthouse marks it. */
+function longestChain(chains: Record<string, ChainNode>, duration: number): string {
+  const steps: string[] = [];
+  for (let level = chains; ;) {
+    const next = Object.values(level).find((n) => n.isLongest);
+    if (!next) break;
+    steps.push(`${shortUrl(next.url)} (${next.navStartToEndTime} ms)`);
+    level = next.children ?? {};
+  }
+  return `longest chain ${duration} ms: ${steps.join(' → ')}`;
+}
+
+/** A short line for each of the first items of an audit's details (tables, opportunities, lists of them). */
+function detailItems(details: Details | Record<string, unknown>, max = 5): string[] {
+  const d = details as Record<string, unknown> | undefined;
+  if (!d) return [];
+  if (d.type === 'list-section') return detailItems(d.value as Record<string, unknown>, max);
+  if (d.type === 'network-tree') {
+    const longest = d.longestChain as { duration: number } | undefined;
+    return [longestChain(d.chains as Record<string, ChainNode>, longest?.duration ?? 0)];
+  }
+  if (d.type === 'checklist') {
+    const checks = Object.values(d.items as Record<string, { label: string; value: boolean }>);
+    return checks.filter((c) => !c.value).map((c) => `not met: ${c.label}`);
+  }
+  if (d.type === 'node') return [nodeText(d)];
+  if (!Array.isArray(d.items)) return [];
+  const out: string[] = [];
+  for (const raw of d.items as unknown[]) {
+    if (out.length >= max) break;
+    const item = raw as Record<string, unknown>;
+    if (typeof item.type === 'string') {
+      out.push(...detailItems(item, max - out.length));
+      continue;
+    }
+    const parts: string[] = [];
+    if (typeof item.url === 'string') parts.push(shortUrl(item.url));
+    if (item.node) parts.push(nodeText(item.node as Record<string, unknown>));
+    if (typeof item.phase === 'string') parts.push(`${item.phase} ${Math.round(Number(item.timing))} ms`);
+    if (typeof item.groupLabel === 'string') parts.push(`${item.groupLabel} ${Math.round(Number(item.duration))} ms`);
+    if (typeof item.wastedBytes === 'number') parts.push(`${kb(item.wastedBytes)} KB unused`);
+    else if (typeof item.totalBytes === 'number') parts.push(`${kb(item.totalBytes)} KB`);
+    if (typeof item.wastedMs === 'number') parts.push(`${Math.round(item.wastedMs)} ms`);
+    if (parts.length) out.push(parts.join(' '));
+  }
+  return out;
+}
+
+function nodeText(node: Record<string, unknown>): string {
+  const selector = String(node.selector ?? '');
+  const label = typeof node.nodeLabel === 'string' && node.nodeLabel !== selector ? node.nodeLabel.slice(0, 60) : '';
+  return `${selector}${label ? ` "${label}"` : ''}`;
 }
 
 function scriptRequests(lhr: Result): ScriptRequest[] {
@@ -187,6 +259,7 @@ async function lighthouseRun(url: string): Promise<Run> {
       scriptTransferBytes: scripts.reduce((s, r) => s + r.transferSize, 0),
       scripts,
       failing: failingAudits(lhr),
+      lcpElement: detailItems(lhr.audits['largest-contentful-paint-element']?.details).join(', '),
       benchmarkIndex: lhr.environment.benchmarkIndex,
       warnings: lhr.runWarnings.map(String),
     };
@@ -235,6 +308,7 @@ function summarize(name: string, url: string, pageRuns: Run[]): PageResult {
     fcpMs: median(pageRuns.map((r) => r.fcpMs)),
     scriptTransferBytes: median(pageRuns.map((r) => r.scriptTransferBytes)),
     failing: [...failing.values()],
+    lcpElement: representative.lcpElement,
   };
 }
 
@@ -303,6 +377,11 @@ async function serveBaseline(): Promise<Server> {
   return server;
 }
 
+/** Changes when the site is built again (another `npm run build` while this runs would mix two builds). */
+function buildFingerprint(): string {
+  return ['index.html', `${toolPage}/index.html`].map((f) => `${f}@${statSync(join(dist, f)).mtimeMs}`).join(' ');
+}
+
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 function cell(score: number | null, target: number | undefined): string {
@@ -320,6 +399,7 @@ export async function benchSite(): Promise<BenchReport> {
     });
     if (build.status !== 0) throw new Error('The site did not build.');
   }
+  const fingerprint = buildFingerprint();
   const budget = jsBudget(toolPage);
 
   const runDir = join(root, '.run/bench-site');
@@ -354,6 +434,12 @@ export async function benchSite(): Promise<BenchReport> {
     await new Promise((done) => baseline.close(done));
   }
 
+  let rebuilt = false;
+  try {
+    rebuilt = buildFingerprint() !== fingerprint;
+  } catch {
+    rebuilt = true;
+  }
   const base = summarize('baseline', baselineUrl, results.get('baseline')!);
   const rows = pages.map((p) => summarize(p.name, `${siteUrl}${p.path}`, results.get(p.name)!));
   const tool = rows.find((r) => r.url.endsWith(toolPage))!;
@@ -366,22 +452,26 @@ export async function benchSite(): Promise<BenchReport> {
   const warnings = [...new Set([...results.values()].flat().flatMap((r) => r.warnings))];
 
   const metrics = (r: PageResult) =>
-    `${(r.lcpMs / 1000).toFixed(2)} s | ${Math.round(r.tbtMs)} ms | ${r.cls.toFixed(3)} | ${kb(r.scriptTransferBytes)} KB`;
+    `${(r.fcpMs / 1000).toFixed(2)} s | ${(r.lcpMs / 1000).toFixed(2)} s | ${Math.round(r.tbtMs)} ms | ${r.cls.toFixed(3)} | ${kb(r.scriptTransferBytes)} KB`;
   const failingLines = rows.flatMap((r) => {
     if (!r.failing.length) return [`- **${r.name}**: no failing audits`];
     return [
       `- **${r.name}**:`,
       ...r.failing.map(
         (a) =>
-          `  - ${a.category} \`${a.id}\`${a.displayValue ? `: ${a.displayValue}` : ''}${a.failedRuns < r.runs.length ? ` (${a.failedRuns}/${r.runs.length} runs)` : ''}`,
+          `  - ${a.category} \`${a.id}\`${a.displayValue ? `: ${a.displayValue}` : ''}${a.failedRuns < r.runs.length ? ` (${a.failedRuns}/${r.runs.length} runs)` : ''}` +
+          (a.items?.length ? ` — ${a.items.slice(0, 3).join('; ')}` : ''),
       ),
     ];
   });
   const summary = [
+    ...(rebuilt
+      ? ['**The site was built again while this ran: these numbers mix two builds. Run it again.**', '']
+      : []),
     `### site: Lighthouse ${lighthouseVersion()} mobile (simulated slow 4G, 4× CPU), median of ${runs}, through nginx`,
     '',
-    '| page | performance (≥ 95) | accessibility (≥ 95) | SEO (= 100) | best practices | LCP | TBT | CLS | scripts transferred |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| page | performance (≥ 95) | accessibility (≥ 95) | SEO (= 100) | best practices | FCP | LCP | TBT | CLS | scripts transferred |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
         `| ${r.name} \`${new URL(r.url).pathname}\` | ${categories.map((c) => cell(r.scores[c], targets[c])).join(' | ')} | ${metrics(r)} |`,
@@ -401,6 +491,8 @@ export async function benchSite(): Promise<BenchReport> {
       `TBT ${Math.round(base.tbtMs)} ms; Lighthouse's benchmark index of this machine: ${Math.round(benchmarkIndex)}. ` +
       'A baseline well below 100 means the machine, not the site, is slow.',
     '',
+    'Largest contentful paint (median run): ' + rows.map((r) => `${r.name}: ${r.lcpElement}`).join('; ') + '.',
+    '',
     'Failing audits (value in the median run; runs where it failed if not all):',
     '',
     ...failingLines,
@@ -411,6 +503,7 @@ export async function benchSite(): Promise<BenchReport> {
     summary,
     data: {
       runs,
+      rebuiltDuringRun: rebuilt,
       lighthouse: lighthouseVersion(),
       chromium: chromiumPath,
       chromeFlags,

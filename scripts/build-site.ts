@@ -7,7 +7,12 @@ import { rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { externalizeInlineScripts, precompress, writeSeoFiles } from '../frontend/scripts/postbuild.ts';
+import {
+  externalizeInlineScripts,
+  precompress,
+  writeScriptHashes,
+  writeSeoFiles,
+} from '../frontend/scripts/postbuild.ts';
 import { writeThumbnails } from '../frontend/scripts/thumbnails.ts';
 import { siteConfig } from '../frontend/site.config.ts';
 import { sitePaths } from '../frontend/site-paths.ts';
@@ -31,6 +36,7 @@ if (build.status !== 0) {
 }
 
 const moved = await externalizeInlineScripts(client);
+await writeScriptHashes(client);
 await writeThumbnails(join(client, 'blog'));
 await writeSeoFiles(client, siteConfig.siteUrl, sitePaths());
 // nginx answers every unknown address with this page.
@@ -38,8 +44,12 @@ await rename(join(client, '404', 'index.html'), join(client, '404.html'));
 await rm(join(client, '404'), { recursive: true });
 const compressed = await precompress(client);
 
-await rm(dist, { recursive: true, force: true });
+// Swapped in at once, so that a running nginx never serves half a site.
+const old = `${dist}.old`;
+await rm(old, { recursive: true, force: true });
+await rename(dist, old).catch(() => undefined);
 await rename(client, dist);
+await rm(old, { recursive: true, force: true });
 await rm(built, { recursive: true, force: true });
 console.log(
   `site built in ${dist}: ${sitePaths().length} pages, ${moved} inline scripts moved, ${compressed} files gzipped`,

@@ -18,6 +18,7 @@ APT_PACKAGES=(
   fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea # metric-compatible Microsoft fonts
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk # wide script coverage, CJK included
   fonts-noto-color-emoji # emoji in converted pages and in the site's icons
+  postgresql    # the site data when DATABASE_URL is set; the tests run both backends against a real server
   build-essential python3 # node-gyp compiles better-sqlite3 from source during npm ci
 )
 

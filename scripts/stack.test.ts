@@ -42,8 +42,30 @@ describe('the nginx config', () => {
     expect(conf).toMatch(/server 127\.0\.0\.1:23100;\s+server 127\.0\.0\.1:23200;/);
     expect(conf).not.toMatch(/\$\{[A-Z_]+\}/);
     expect(conf).toMatch(/script-src 'self';/);
+    // With a built site in the static root, its inline scripts are allowed by their hashes, and nothing else.
+    await writeFile(join(dir, '.csp-script-hashes'), "'sha256-AbC='");
+    const withTheme = await renderNginxConfig(settings);
+    expect(withTheme).toContain("script-src 'self' 'sha256-AbC=';");
+    await rm(join(dir, '.csp-script-hashes'));
     const withTags = await renderNginxConfig({ ...settings, tagManager: true });
     expect(withTags).toContain("script-src 'self' https://www.googletagmanager.com;");
+    // Sign-in: locally the Auth emulator's origin for its REST calls, and nothing else of Google's.
+    const local = await renderNginxConfig({ ...settings, auth: { emulatorOrigin: 'http://127.0.0.1:19099' } });
+    expect(local).toContain("connect-src 'self' http://127.0.0.1:19099;");
+    expect(local).toMatch(/script-src 'self';/);
+    expect(local).toContain("frame-src 'self' blob:;");
+    expect(local).not.toContain('googleapis');
+    // A real Firebase project: Google's endpoints, the popup's script and frame, profile photos.
+    const real = await renderNginxConfig({ ...settings, auth: { authDomain: 'quire-prod.firebaseapp.com' } });
+    expect(real).toContain("script-src 'self' https://apis.google.com;");
+    expect(real).toContain(
+      "connect-src 'self' https://identitytoolkit.googleapis.com https://securetoken.googleapis.com;",
+    );
+    expect(real).toContain("frame-src 'self' blob: https://quire-prod.firebaseapp.com;");
+    expect(real).toContain("img-src 'self' data: blob: https://*.googleusercontent.com;");
+    // Without sign-in (or tags), the policy is the site's own.
+    expect(conf).toContain("connect-src 'self';");
+    expect(conf).toContain("frame-src 'self' blob:;");
     await writeFile(join(dir, 'nginx.conf'), conf);
     const out = execFileSync(findNginx(), ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr'], {
       encoding: 'utf8',
@@ -54,7 +76,13 @@ describe('the nginx config', () => {
 });
 
 describe('startStack', () => {
-  const options = () => ({ runDir: join(dir, 'run'), staticRoot: dir, services: [], portOffset: 20_000 });
+  const options = () => ({
+    runDir: join(dir, 'run'),
+    staticRoot: dir,
+    services: [],
+    portOffset: 20_000,
+    authEmulator: false,
+  });
 
   it('names the process that failed to start, with its last lines', async () => {
     const entry = join(dir, 'fails.mjs');
@@ -94,6 +122,36 @@ describe('startStack', () => {
     await expect(started).rejects.toThrow(/cancelled while gateway was starting/);
     expect(() => process.kill(pid, 0)).toThrow();
   });
+
+  it('without a Firebase project, runs the Auth emulator, hands it to the gateway and lets the CSP reach it', async () => {
+    const entry = join(dir, 'env-gateway.mjs');
+    await writeFile(
+      entry,
+      `import { createServer } from 'node:http';
+       const seen = { host: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? null, project: process.env.FIREBASE_PROJECT_ID ?? null };
+       createServer((req, res) => res.end(JSON.stringify(seen))).listen(Number(process.env.PORT), '127.0.0.1');`,
+    );
+    const stack = await startStack({
+      ...options(),
+      authEmulator: undefined,
+      env: { FIREBASE_API_KEY: '', FIREBASE_AUTH_EMULATOR_HOST: '' },
+      gatewayEntry: entry,
+      healthTimeoutMs: 240_000,
+    });
+    const emulator = 'http://127.0.0.1:29099';
+    try {
+      expect(await (await fetch(`${stack.gatewayUrl}/healthz`)).json()).toEqual({
+        host: '127.0.0.1:29099',
+        project: 'demo-quire',
+      });
+      expect(await (await fetch(`${emulator}/`)).json()).toMatchObject({ authEmulator: { ready: true } });
+      const csp = (await fetch(`${stack.url}/`)).headers.get('content-security-policy');
+      expect(csp).toContain(`connect-src 'self' ${emulator};`);
+    } finally {
+      await stack.stop();
+    }
+    await expect(fetch(`${emulator}/`)).rejects.toThrow();
+  }, 300_000);
 
   it('refuses to start without a gateway entry', async () => {
     await expect(startStack({ ...options(), gatewayEntry: join(dir, 'none.ts') })).rejects.toThrow('does not exist');

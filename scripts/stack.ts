@@ -18,10 +18,19 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { constants, services, type ServiceName } from '@quire/catalog';
+import { cspHashesFile } from '../frontend/scripts/postbuild.ts';
+import { demoProjectId, prepareAuthEmulator } from '../gateway/test/firebase-emulator.ts';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-export const defaultPorts = { public: 8080, gateway: 3100 } as const;
+export const defaultPorts = {
+  public: 8080,
+  gateway: 3100,
+  /** The Firebase Auth emulator, and the hub and logging ports its suite takes beside it. */
+  authEmulator: 9099,
+  emulatorHub: 4400,
+  emulatorLogging: 4500,
+} as const;
 
 export interface StackOptions {
   /** The repository to run; default: the one this file belongs to. */
@@ -47,6 +56,11 @@ export interface StackOptions {
   workDir?: string;
   /** The built site; default `<root>/frontend/dist`. */
   staticRoot?: string;
+  /**
+   * Runs the Firebase Auth emulator (project demo-quire) for sign-in; default: when no real Firebase
+   * project is configured (FIREBASE_API_KEY) outside production.
+   */
+  authEmulator?: boolean;
   /** Settings for every child (RESULT_TTL_SECONDS, LOG_LEVEL...), over the launcher's environment. */
   env?: Record<string, string | undefined>;
   /** How long each process may take to become healthy; default 120 s. */
@@ -125,9 +139,26 @@ export interface NginxSettings {
   accessLog: string;
   /** The site loads a tag-manager container (TAG_MANAGER_ID), which the CSP must then let in. */
   tagManager?: boolean;
+  /** Sign-in, which the CSP must let in: a real Firebase project (its auth domain), or the local Auth emulator. */
+  auth?: { authDomain: string } | { emulatorOrigin: string };
 }
 
 const tagManagerOrigin = 'https://www.googletagmanager.com';
+
+/** What Firebase Authentication needs in each CSP directive, each with a leading space (or empty). */
+export function authCsp(auth: NginxSettings['auth']): Record<'script' | 'connect' | 'frame' | 'img', string> {
+  if (!auth) return { script: '', connect: '', frame: '', img: '' };
+  // The emulator's own Google popup would need Google's scripts all the same: locally only the REST calls.
+  if ('emulatorOrigin' in auth) return { script: '', connect: ` ${auth.emulatorOrigin}`, frame: '', img: '' };
+  return {
+    // The Google popup: Google's script loader and the project's auth domain in a hidden frame.
+    script: ' https://apis.google.com',
+    connect: ' https://identitytoolkit.googleapis.com https://securetoken.googleapis.com',
+    frame: ` https://${auth.authDomain}`,
+    // Google accounts' profile photos.
+    img: ' https://*.googleusercontent.com',
+  };
+}
 
 /** The rendered nginx.conf. As root, workers run as `nobody` when it can read the site and the run dir. */
 export async function renderNginxConfig(s: NginxSettings, root = repoRoot): Promise<string> {
@@ -150,6 +181,14 @@ export async function renderNginxConfig(s: NginxSettings, root = repoRoot): Prom
     UPLOAD_LIMIT_MB: String(s.uploadLimitMb),
     PROXY_TIMEOUT_S: String(Math.ceil(s.jobTimeoutMs / 1000) + 60),
     CSP_TAG_MANAGER: s.tagManager ? ` ${tagManagerOrigin}` : '',
+    CSP_AUTH_SCRIPT: authCsp(s.auth).script,
+    CSP_AUTH_CONNECT: authCsp(s.auth).connect,
+    CSP_AUTH_FRAME: authCsp(s.auth).frame,
+    CSP_AUTH_IMG: authCsp(s.auth).img,
+    CSP_SCRIPT_HASHES: await readFile(join(s.staticRoot, cspHashesFile), 'utf8').then(
+      (hashes) => (hashes.trim() ? ` ${hashes.trim()}` : ''),
+      () => '',
+    ),
   });
 }
 
@@ -329,6 +368,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const serviceEntry = (name: ServiceName) => join(root, 'services', name, 'src', 'main.ts');
   const serviceNames =
     opts.services ?? (Object.keys(services) as ServiceName[]).filter((name) => existsSync(serviceEntry(name)));
+  const authEmulator = opts.authEmulator ?? (!baseEnv.FIREBASE_API_KEY && baseEnv.NODE_ENV !== 'production');
+  const emulatorPorts = {
+    auth: defaultPorts.authEmulator + offset,
+    hub: defaultPorts.emulatorHub + offset,
+    logging: defaultPorts.emulatorLogging + offset,
+  };
 
   if (!existsSync(gatewayEntry)) throw new Error(`The gateway's entry ${gatewayEntry} does not exist.`);
   for (const name of serviceNames) {
@@ -346,6 +391,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ['nginx', listenHost, publicPort],
     ['gateway', '127.0.0.1', gatewayPort],
     ...serviceNames.map((name): [string, string, number] => [name, '127.0.0.1', servicePorts[name]]),
+    ...(authEmulator
+      ? Object.entries(emulatorPorts).map(([what, port]): [string, string, number] => [
+          `the Auth emulator's ${what}`,
+          '127.0.0.1',
+          port,
+        ])
+      : []),
   ];
   for (const [what, host, port] of wanted) {
     if (!(await portIsFree(host, port))) {
@@ -368,8 +420,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const killAllNow = () => all().forEach((c) => killGroup(c, 'SIGKILL'));
   process.on('exit', killAllNow);
 
-  const launch = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Child => {
-    const child = spawnChild(name, command, args, { cwd: root, env, logDir, echo: opts.echo ?? false });
+  const launch = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root): Child => {
+    const child = spawnChild(name, command, args, { cwd, env, logDir, echo: opts.echo ?? false });
     void child.exit.then(() => {
       if (!stopping) reportCrash(`${child.name} ${child.exitDescription}.\n${lastLines(child)}`);
     });
@@ -400,14 +452,42 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   try {
     const serviceUrls: Partial<Record<ServiceName, string>> = {};
+    // Sign-in without a Firebase project: the Auth emulator, started beside the services. Its accounts
+    // are kept in the data directory from one run to the next.
+    const emulator = authEmulator
+      ? await prepareAuthEmulator({
+          dir: join(runDir, 'auth-emulator'),
+          ports: emulatorPorts,
+          projectId: demoProjectId,
+          env: baseEnv,
+        })
+      : undefined;
+    const accounts = join(dataDir, 'auth-emulator');
+    const auth: NginxSettings['auth'] = emulator
+      ? { emulatorOrigin: emulator.url }
+      : baseEnv.FIREBASE_API_KEY
+        ? {
+            authDomain:
+              baseEnv.FIREBASE_AUTH_DOMAIN || `${baseEnv.FIREBASE_PROJECT_ID || demoProjectId}.firebaseapp.com`,
+          }
+        : undefined;
+    const authSettings: Record<string, string> = emulator
+      ? { FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: demoProjectId }
+      : {};
+
     const layer = serviceNames.map((name) => {
       serviceUrls[name] = `http://127.0.0.1:${servicePorts[name]}`;
       return launch(name, process.execPath, node(serviceEntry(name)), common(servicePorts[name], name));
     });
+    const healthUrls = serviceNames.map((name) => `${serviceUrls[name]}/health`);
+    if (emulator) {
+      const keep = ['--export-on-exit', accounts];
+      if (existsSync(join(accounts, 'firebase-export-metadata.json'))) keep.push('--import', accounts);
+      layer.push(launch('auth', emulator.command, [...emulator.args, ...keep], emulator.env, emulator.cwd));
+      healthUrls.push(`${emulator.url}/`);
+    }
     children.push(layer);
-    await Promise.all(
-      layer.map((c, i) => waitHealthy(c, `${serviceUrls[serviceNames[i]!]}/health`, healthTimeoutMs, opts.signal)),
-    );
+    await Promise.all(layer.map((c, i) => waitHealthy(c, healthUrls[i]!, healthTimeoutMs, opts.signal)));
 
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const serviceSettings = Object.fromEntries(
@@ -417,6 +497,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...common(gatewayPort, 'gateway'),
       DATA_DIR: dataDir,
       ...serviceSettings,
+      ...authSettings,
     });
     children.push([gateway]);
     await waitHealthy(gateway, `${gatewayUrl}/healthz`, healthTimeoutMs, opts.signal);
@@ -432,6 +513,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       jobTimeoutMs,
       accessLog: join(logDir, 'nginx-access.log'),
       tagManager: Boolean(baseEnv.TAG_MANAGER_ID),
+      auth,
     };
     await writeFile(conf, await renderNginxConfig(nginxSettings, root));
     const url = `http://${connectHost(listenHost)}:${publicPort}`;

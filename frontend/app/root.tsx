@@ -7,6 +7,7 @@ import { TagManager } from './components/TagManager.tsx';
 import { useVisitorLanguage } from './i18n/use-language.ts';
 import { useT } from './i18n/use-t.ts';
 import './styles.css';
+import themeScript from './theme.js?raw';
 
 export function Layout({ children }: { children: ReactNode }) {
   const t = useT();
@@ -18,7 +19,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#1d4ed8" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <script src="/theme.js" />
+        {/* Inline (allowed by its hash) so that it runs before the first paint: a dark page never flashes light. */}
+        <script id="theme" dangerouslySetInnerHTML={{ __html: themeScript }} />
         <Meta />
         <Links />
       </head>

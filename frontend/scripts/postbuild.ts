@@ -18,8 +18,9 @@ const scriptTag = /<script([^>]*)>([\s\S]*?)<\/script>/g;
 
 /**
  * Moves every executable inline script of every page into a file named by its content's hash, in the
- * same place and order: classic scripts stay classic (and blocking), modules stay modules. Data blocks
- * such as JSON-LD stay inline; they never run.
+ * same order. Classic scripts become deferred: deferred and module scripts run in document order once
+ * the page is parsed, so the hydration data still comes before the app, and no script holds up the
+ * first paint. Data blocks such as JSON-LD stay inline; they never run.
  */
 export async function externalizeInlineScripts(root: string): Promise<number> {
   const written = new Map<string, string>();
@@ -28,18 +29,39 @@ export async function externalizeInlineScripts(root: string): Promise<number> {
     const html = await readFile(file, 'utf8');
     const out = html.replace(scriptTag, (whole, attributes: string, body: string) => {
       const type = /\stype="([^"]*)"/.exec(attributes)?.[1];
-      if (/\ssrc=/.test(attributes) || (type !== undefined && type !== 'module')) return whole;
+      if (/\ssrc=|\sid="theme"/.test(attributes) || (type !== undefined && type !== 'module')) return whole;
       const name = `/assets/inline-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
       written.set(name, body);
       moved++;
-      // A module keeps running after parsing, as it did inline; a classic script keeps blocking.
-      return `<script${type ? ' type="module"' : ''} src="${name}"${attributes.replace(/\s(type|async)(="[^"]*")?/g, '')}></script>`;
+      const rest = attributes.replace(/\s(type|async)(="[^"]*")?/g, '');
+      return `<script${type ? ' type="module"' : ' defer'} src="${name}"${rest}></script>`;
     });
     await writeFile(file, out);
   }
   await Promise.all([...written].map(([name, body]) => writeFile(join(root, name), body)));
   return moved;
 }
+
+/**
+ * The hash sources of the inline scripts left in the pages (the theme script, kept inline so that a
+ * dark page never flashes light), for the Content-Security-Policy. Written to `.csp-script-hashes`.
+ */
+export async function writeScriptHashes(root: string): Promise<string[]> {
+  const hashes = new Set<string>();
+  for (const file of (await filesUnder(root)).filter((f) => f.endsWith('.html'))) {
+    for (const [whole, attributes, body] of (await readFile(file, 'utf8')).matchAll(scriptTag)) {
+      if (/\ssrc=|\stype="(?!module")/.test(attributes!) || !body) continue;
+      if (!/\sid="theme"/.test(attributes!))
+        throw new Error(`${file}: an unexpected inline script: ${whole.slice(0, 80)}`);
+      hashes.add(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+    }
+  }
+  await writeFile(join(root, cspHashesFile), [...hashes].join(' '));
+  return [...hashes];
+}
+
+/** Where the build leaves the inline scripts' hashes for nginx's configuration. */
+export const cspHashesFile = '.csp-script-hashes';
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);

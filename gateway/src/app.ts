@@ -7,11 +7,12 @@ import {
   createMetrics,
   errorHandler,
   requestIdMiddleware,
-  uploadLimitBytes,
   uploadMiddleware,
   workdirMiddleware,
   type Logger,
 } from '@quire/service-kit';
+import { accountRoutes } from './account.ts';
+import { authMiddleware } from './auth.ts';
 import { apiDocsHtml, catalogJson, openApi } from './catalog-api.ts';
 import { siteDataRoutes } from './site-data.ts';
 import type { GatewayConfig } from './config.ts';
@@ -45,6 +46,8 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     next();
   });
+  // Every call, tool calls included, says who makes it: a Firebase ID token, or nobody.
+  app.use(authMiddleware(config.firebase));
 
   const limiter = config.rateLimitPerMinute
     ? rateLimit({
@@ -63,7 +66,7 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
   /** Refuses a body over the limit before reading it, as nginx does in front. */
   const bodyLimit = (req: Request, _res: Response, next: NextFunction) => {
     const length = Number(req.get('content-length') ?? 0);
-    next(length > uploadLimitBytes() ? new ToolError('file_too_large') : undefined);
+    next(length > config.uploadLimitBytes ? new ToolError('file_too_large') : undefined);
   };
 
   const run = [
@@ -78,7 +81,13 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
   app.post('/api/v1/tools/:toolId', ...run);
   app.post('/api/v1/workflows', ...run);
 
-  app.use(siteDataRoutes(db, limiter));
+  app.use(
+    siteDataRoutes(db, limiter, {
+      uploadLimitMb: config.uploadLimitBytes / 1024 / 1024,
+      resultTtlSeconds: config.resultTtlSeconds,
+    }),
+  );
+  app.use(accountRoutes(config.firebase, db));
 
   const usage = async (_req: Request, res: Response) => res.json({ stats: await usageStats(db) });
   app.get('/track_usage.php', usage);

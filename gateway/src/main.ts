@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { createLogger } from '@quire/service-kit';
 import { createGatewayApp } from './app.ts';
 import { readConfig } from './config.ts';
@@ -7,7 +6,7 @@ import { ResultStore } from './results.ts';
 
 const log = createLogger('gateway');
 const config = readConfig();
-const db = await openDatabase(join(config.dataDir, 'quire.db'));
+const db = await openDatabase(config.database);
 const store = new ResultStore(config.resultsDir, config.resultTtlSeconds * 1000);
 await store.init();
 

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { checkWorkflow, findTool, readsOffice, readsPdf, takesUrl, type Tool } from '@quire/catalog';
 import { ToolError, checkPublicUrl, checkToolRequest, safeName, toToolError, type Metrics } from '@quire/service-kit';
-import { countUse, type Db } from './db.ts';
+import { userOf } from './auth.ts';
+import { countUse, recordRun, type Db } from './db.ts';
 import type { ResultStore } from './results.ts';
 import type { ServiceClient, StepInput, StepOutput } from './service-client.ts';
 
@@ -84,6 +85,16 @@ export function runChain(deps: RunDeps) {
         inputs = [{ path: output.path, name: output.name }];
       }
       const download = await deps.store.save(output!.path, safeName(output!.name));
+      const user = userOf(res);
+      if (user) {
+        // A signed-in user's history: the tool (a workflow's steps, comma-separated) and the result while it lives.
+        await recordRun(deps.db, {
+          userId: user.uid,
+          tool: chain.map((t) => t.id).join(','),
+          download,
+          expiresAt: new Date(Date.now() + deps.store.ttlMs),
+        });
+      }
       res.json({ download, properties: output!.properties });
     } catch (err) {
       deps.metrics.requests.inc({ tool: label, outcome: toToolError(err).code });

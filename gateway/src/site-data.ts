@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ToolError } from '@quire/service-kit';
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { saveContactMessage, subscribe, type Db } from './db.ts';
+import { saveContactMessage, subscribe, unsubscribe, type Db } from './db.ts';
 
 const email = z.string().trim().toLowerCase().max(320).email();
 const contactForm = z.object({
@@ -27,9 +27,19 @@ const wrap =
   (req, res, next: NextFunction) =>
     void handler(req, res).catch(next);
 
-/** The contact form and the newsletter: small JSON forms stored in the site's database. */
-export function siteDataRoutes(db: Db, limiter: RequestHandler) {
+/** What the site shows of the server's settings, so that its copy states the limits really enforced. */
+export interface SiteSettings {
+  uploadLimitMb: number;
+  resultTtlSeconds: number;
+}
+
+/** The site's settings, the contact form and the newsletter: small JSON calls on the site's database. */
+export function siteDataRoutes(db: Db, limiter: RequestHandler, settings: SiteSettings) {
   const router = express.Router();
+  router.get('/api/v1/settings', (_req, res) => {
+    res.json(settings);
+  });
+
   const json = express.json({ limit: '32kb' });
 
   router.post(
@@ -52,6 +62,16 @@ export function siteDataRoutes(db: Db, limiter: RequestHandler) {
       const form = parse(newsletterForm, req.body);
       const added = await subscribe(db, form.email, randomBytes(16).toString('hex'));
       res.status(added ? 201 : 200).json({ ok: true });
+    }),
+  );
+  // The link in every newsletter: the token alone says which address, and nothing else is needed.
+  router.get(
+    '/api/v1/newsletter/unsubscribe',
+    limiter,
+    wrap(async (req, res) => {
+      const token = typeof req.query.token === 'string' ? req.query.token : '';
+      if (!/^[0-9a-f]{32}$/.test(token) || !(await unsubscribe(db, token))) throw new ToolError('not_found');
+      res.json({ unsubscribed: true });
     }),
   );
   return router;

@@ -12,7 +12,7 @@ export const corpus = new URL('../../../shared/corpus/', import.meta.url).pathna
 export async function makeGateway(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-gw-'));
   const config: GatewayConfig = readConfig({ DATA_DIR: dataDir, ...env });
-  const db: Db = await openDatabase(join(dataDir, 'quire.db'));
+  const db: Db = await openDatabase(config.database);
   const store = new ResultStore(config.resultsDir, config.resultTtlSeconds * 1000);
   await store.init();
   const app = createGatewayApp({ config, db, store });

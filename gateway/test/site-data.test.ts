@@ -40,5 +40,20 @@ describe('contact and newsletter', () => {
     expect(rows[0]!.unsubscribe_token).toMatch(/^[0-9a-f]{32}$/);
     const bad = await request(app).post('/api/v1/newsletter').send({ email: '' });
     expect(bad.status).toBe(400);
+
+    const token = rows[0]!.unsubscribe_token;
+    const gone = await request(app).get(`/api/v1/newsletter/unsubscribe?token=${token}`);
+    expect(gone.body).toEqual({ unsubscribed: true });
+    expect(await db.selectFrom('newsletter').selectAll().execute()).toHaveLength(0);
+    expect((await request(app).get(`/api/v1/newsletter/unsubscribe?token=${token}`)).status).toBe(404);
+    expect((await request(app).get('/api/v1/newsletter/unsubscribe?token=../x')).status).toBe(404);
+  });
+});
+
+describe('site settings', () => {
+  it('states the limits the server enforces', async () => {
+    const { app } = await makeGateway({ UPLOAD_LIMIT_MB: '7', RESULT_TTL_SECONDS: '600' });
+    const res = await request(app).get('/api/v1/settings');
+    expect(res.body).toEqual({ uploadLimitMb: 7, resultTtlSeconds: 600 });
   });
 });

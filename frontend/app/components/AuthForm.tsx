@@ -1,11 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useT } from '../i18n/use-t.ts';
-import { signIn, signInWithGoogle, signUp } from '../lib/auth.ts';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { AuthUnavailable, GoogleUnavailable, signIn, signInWithGoogle, signUp } from '../lib/auth.ts';
 
 /** Login and signup: e-mail and password, or Google; success goes home (spec §4). */
 export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {
@@ -14,6 +10,13 @@ export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+
+  /** The provider's message; the site's own reasons in the visitor's language. */
+  function messageOf(error: unknown): string {
+    if (error instanceof AuthUnavailable) return t('auth.unavailable');
+    if (error instanceof GoogleUnavailable) return t('auth.googleUnavailable');
+    return error instanceof Error ? error.message : String(error);
+  }
 
   async function attempt(action: () => Promise<unknown>, prefix: string) {
     setBusy(true);

@@ -1,6 +1,7 @@
-import { constants, footerColumns } from '@quire/catalog/site';
+import { footerColumns } from '@quire/catalog/site';
 import { Link } from 'react-router';
 import { toolKey, useT } from '../i18n/use-t.ts';
+import { useSiteSettings } from '../lib/settings.ts';
 import { Newsletter } from './Newsletter.tsx';
 
 const companyKeys = {
@@ -17,7 +18,7 @@ const companyKeys = {
 
 export function Footer() {
   const t = useT();
-  const minutes = constants.resultTtlSeconds / 60;
+  const minutes = useSiteSettings().resultMinutes;
   return (
     <footer className="site-footer">
       <div className="footer-top">

@@ -1,8 +1,9 @@
 import { headerMenus, searchTools } from '@quire/catalog/site';
 import { findTool } from '../lib/tools.ts';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toolKey, useT } from '../i18n/use-t.ts';
+import { authPages, shortName, startAuth, useAuth } from '../lib/auth.ts';
 import { DarkModeSwitch } from './DarkModeSwitch.tsx';
 import { LanguagePicker } from './LanguagePicker.tsx';
 
@@ -16,6 +17,10 @@ export function Header() {
   const t = useT();
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
+  const { pathname } = useLocation();
+  const { status, user } = useAuth();
+  // After hydration: the sign-in pages always need the auth state, other pages only for a returning user.
+  useEffect(() => startAuth(authPages.includes(pathname.replace(/\/+$/, ''))), [pathname]);
 
   function search(e: FormEvent) {
     e.preventDefault();
@@ -68,10 +73,21 @@ export function Header() {
         <div className="header-actions">
           <DarkModeSwitch />
           <LanguagePicker />
-          <Link to="/login">{t('nav.login')}</Link>
-          <Link to="/signup" className="button small">
-            {t('nav.signup')}
-          </Link>
+          {/* Until the first auth state is known this part keeps its place, unseen: no signed-out flash. */}
+          <span className={status === 'loading' ? 'auth-links pending' : 'auth-links'}>
+            {status === 'signed-in' && user ? (
+              <Link to="/account" className="account-link">
+                {shortName(user)}
+              </Link>
+            ) : (
+              <>
+                <Link to="/login">{t('nav.login')}</Link>
+                <Link to="/signup" className="button small">
+                  {t('nav.signup')}
+                </Link>
+              </>
+            )}
+          </span>
         </div>
       </div>
     </header>

@@ -1,10 +1,11 @@
-import { constants } from '@quire/catalog/site';
 import { useT, type CopyKey } from '../i18n/use-t.ts';
+import { useSiteSettings } from '../lib/settings.ts';
 
 /** A page of titled sections from the dictionary: the privacy policy and the terms. */
 export function LegalPage({ page, sections }: { page: 'privacy' | 'terms'; sections: readonly string[] }) {
   const t = useT();
-  const values = { minutes: constants.resultTtlSeconds / 60, mb: constants.uploadLimitMb };
+  const settings = useSiteSettings();
+  const values = { minutes: settings.resultMinutes, mb: settings.uploadLimitMb };
   return (
     <article className="page narrow prose">
       <h1>{t(`${page}.title`)}</h1>

@@ -3,7 +3,10 @@ import { constants } from '@quire/catalog/site';
 import { takesMany, takesUrl, type Tool } from '../lib/tools.ts';
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { postForm, type RunOutcome } from '../lib/api.ts';
+import { isSignedIn } from '../lib/auth.ts';
+import { recordLocalUse } from '../lib/history.ts';
 import { takeHandoff } from '../lib/handoff.ts';
+import { useSiteSettings } from '../lib/settings.ts';
 import { useT, type CopyKey } from '../i18n/use-t.ts';
 import { FileList } from './FileList.tsx';
 import { OptionsForm } from './OptionsForm.tsx';
@@ -40,6 +43,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
   const [carried, setCarried] = useState(false);
   const [dragging, setDragging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const settings = useSiteSettings();
 
   function reset() {
     setStatus('');
@@ -109,6 +113,8 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
       const done = { download: outcome.download, checks: outcome.checks };
       setResult(done);
       onResult(done);
+      // The spec's local history, for visitors who are not signed in (the gateway keeps the others').
+      if (!isSignedIn()) recordLocalUse(tool.id);
       setAskPassword(false);
       setStatus(t('upload.success'));
       return;
@@ -170,7 +176,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
             {t(many ? 'upload.chooseMany' : 'upload.choose')}
           </label>
           <span>{t(many ? 'upload.dropMany' : 'upload.drop')}</span>
-          <small>{t('upload.accepts', { kinds, mb: constants.uploadLimitMb })}</small>
+          <small>{t('upload.accepts', { kinds, mb: settings.uploadLimitMb })}</small>
         </div>
       )}
       {carried && <p className="note">{t('upload.carried')}</p>}

@@ -206,7 +206,7 @@ export const es: Dictionary = {
     q2: '¿Necesito una cuenta?',
     a2: 'No. Todas las herramientas funcionan sin iniciar sesión. Una cuenta solo añade un historial de tus propios usos.',
     q3: '¿Qué pasa con mis archivos?',
-    a3: 'Los archivos se procesan en nuestros servidores y los resultados se eliminan automáticamente al cabo de una hora. No los miramos, no los compartimos ni guardamos copias.',
+    a3: 'Los archivos se procesan en nuestros servidores y los resultados se eliminan automáticamente al cabo de {{minutes}} minutos. No los miramos, no los compartimos ni guardamos copias.',
     q4: '¿Qué tamaño máximo puede tener un archivo?',
     a4: 'Hasta {{mb}} MB por carga.',
     q5: '¿Puedo abrir un PDF protegido con contraseña?',
@@ -286,6 +286,8 @@ export const es: Dictionary = {
     googleFailed: 'Error al iniciar sesión con Google: ',
     signupFailed: 'Error al registrarse: ',
     unavailable: 'El inicio de sesión no está configurado en este sitio.',
+    googleUnavailable:
+      'El inicio de sesión con Google necesita los servidores de Google; esta copia del sitio usa su emulador local.',
   },
   account: {
     title: 'Cuenta',
@@ -301,6 +303,12 @@ export const es: Dictionary = {
     tool: 'Herramienta',
     date: 'Fecha',
     logout: 'Cerrar sesión',
+    result: 'Resultado',
+    download: 'Descargar',
+    expired: 'Caducado',
+    historyFailed: 'No se pudo cargar tu historial. Inténtalo de nuevo más tarde.',
+    saveFailed: 'No se pudo guardar el nombre.',
+    localHistory: 'Herramientas usadas en este navegador',
   },
   notFound: {
     title: 'Página no encontrada',

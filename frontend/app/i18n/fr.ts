@@ -208,7 +208,7 @@ export const fr: Dictionary = {
     q2: 'Ai-je besoin d’un compte ?',
     a2: 'Non. Tous les outils fonctionnent sans connexion. Un compte ajoute seulement un historique de vos propres traitements.',
     q3: 'Que deviennent mes fichiers ?',
-    a3: 'Les fichiers sont traités sur nos serveurs et les résultats sont supprimés automatiquement au bout d’une heure. Nous ne les consultons pas, ne les partageons pas et n’en gardons aucune copie.',
+    a3: 'Les fichiers sont traités sur nos serveurs et les résultats sont supprimés automatiquement au bout de {{minutes}} minutes. Nous ne les consultons pas, ne les partageons pas et n’en gardons aucune copie.',
     q4: 'Quelle taille un fichier peut-il atteindre ?',
     a4: 'Jusqu’à {{mb}} Mo par importation.',
     q5: 'Puis-je ouvrir un PDF protégé par mot de passe ?',
@@ -288,6 +288,8 @@ export const fr: Dictionary = {
     googleFailed: 'Échec de la connexion avec Google : ',
     signupFailed: 'Échec de l’inscription : ',
     unavailable: 'La connexion n’est pas configurée sur ce site.',
+    googleUnavailable:
+      'La connexion avec Google a besoin des serveurs de Google ; cette copie du site utilise son émulateur local.',
   },
   account: {
     title: 'Compte',
@@ -303,6 +305,12 @@ export const fr: Dictionary = {
     tool: 'Outil',
     date: 'Date',
     logout: 'Se déconnecter',
+    result: 'Résultat',
+    download: 'Télécharger',
+    expired: 'Expiré',
+    historyFailed: 'Votre historique n’a pas pu être chargé. Veuillez réessayer plus tard.',
+    saveFailed: 'Le nom n’a pas pu être enregistré.',
+    localHistory: 'Outils utilisés dans ce navigateur',
   },
   notFound: {
     title: 'Page introuvable',

@@ -1,4 +1,5 @@
 import { errorCodes, type ErrorCode } from '@quire/catalog/errors';
+import { authHeaders } from './auth.ts';
 
 /** What a tool or workflow call came to, as the page shows it. */
 export type RunOutcome =
@@ -42,17 +43,19 @@ function outcomeOf(status: number, text: string): RunOutcome {
 
 /**
  * Posts a form with upload progress (fetch cannot report it). `onProgress` gets the percentage of the
- * body sent.
+ * body sent. A signed-in user's call carries their ID token, so that the run joins their history.
  */
-export function postForm(
+export async function postForm(
   url: string,
   form: FormData,
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
+  const headers = await authHeaders().catch((): Record<string, string> => ({}));
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
     };

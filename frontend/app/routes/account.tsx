@@ -1,6 +1,12 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { english } from '../i18n/dictionary.ts';
-import { useT } from '../i18n/use-t.ts';
+import { toolKey, useLanguageCode, useT } from '../i18n/use-t.ts';
+import { downloadUrl, readableName } from '../lib/api.ts';
+import { authHeaders, initialsAvatar, signOut, updateDisplayName, useAuth, type User } from '../lib/auth.ts';
+import { localHistoryOf } from '../lib/history.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { findTool } from '../lib/tools.ts';
 
 export function meta() {
   return pageMeta({
@@ -11,13 +17,195 @@ export function meta() {
   });
 }
 
+interface HistoryEntry {
+  tool: string;
+  date: string;
+  download: string | null;
+}
+
+/** A tool's name in the current language; a workflow's steps joined by arrows. */
+function useToolLabel() {
+  const t = useT();
+  return (tool: string) =>
+    tool
+      .split(',')
+      .map((id) => (findTool(id) ? t(toolKey(id, 'name')) : id))
+      .join(' → ');
+}
+
+function HistoryTable({ entries, showResults }: { entries: HistoryEntry[]; showResults: boolean }) {
+  const t = useT();
+  const language = useLanguageCode();
+  const label = useToolLabel();
+  const format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  if (entries.length === 0) return <p>{t('account.noHistory')}</p>;
+  return (
+    <table className="history">
+      <thead>
+        <tr>
+          <th scope="col">{t('account.tool')}</th>
+          <th scope="col">{t('account.date')}</th>
+          {showResults && <th scope="col">{t('account.result')}</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry, i) => (
+          <tr key={`${entry.date}-${i}`}>
+            <td>{label(entry.tool)}</td>
+            <td>
+              <time dateTime={entry.date}>{format.format(new Date(entry.date))}</time>
+            </td>
+            {showResults && (
+              <td>
+                {entry.download ? (
+                  <a href={downloadUrl(entry.download)} download={readableName(entry.download)}>
+                    {t('account.download')}
+                  </a>
+                ) : (
+                  t('account.expired')
+                )}
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The photo, or the initials when there is none or it does not load. */
+function Avatar({ user }: { user: User }) {
+  const t = useT();
+  const [broken, setBroken] = useState(false);
+  const src = user.photoURL && !broken ? user.photoURL : initialsAvatar(user);
+  return (
+    <img
+      className="avatar"
+      src={src}
+      alt={t('account.avatar')}
+      width="72"
+      height="72"
+      referrerPolicy="no-referrer"
+      onError={() => setBroken(true)}
+    />
+  );
+}
+
+function SignedIn({ user }: { user: User }) {
+  const t = useT();
+  const navigate = useNavigate();
+  const [name, setName] = useState(user.displayName ?? '');
+  const [saved, setSaved] = useState('');
+  const [history, setHistory] = useState<HistoryEntry[]>();
+  const [historyFailed, setHistoryFailed] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    void (async () => {
+      try {
+        const res = await fetch('/api/v1/me/history', { headers: await authHeaders() });
+        if (!res.ok) throw new Error(String(res.status));
+        const body = (await res.json()) as { history: HistoryEntry[] };
+        if (current) setHistory(body.history);
+      } catch {
+        if (current) setHistoryFailed(true);
+      }
+    })();
+    return () => {
+      current = false;
+    };
+  }, [user.uid]);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setSaved('');
+    try {
+      await updateDisplayName(name);
+      setSaved(t('account.saved'));
+    } catch (error) {
+      setSaved(`${t('account.saveFailed')} ${error instanceof Error ? error.message : ''}`.trim());
+    }
+  }
+
+  async function logout() {
+    await signOut();
+    void navigate('/');
+  }
+
+  return (
+    <>
+      <div className="profile">
+        <Avatar user={user} />
+        <dl>
+          <dt>{t('account.email')}</dt>
+          <dd className="account-email">{user.email}</dd>
+        </dl>
+      </div>
+      <form className="stack name-form" onSubmit={save}>
+        <div className="field">
+          <label htmlFor="account-name">{t('account.name')}</label>
+          <input
+            id="account-name"
+            type="text"
+            autoComplete="name"
+            maxLength={100}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setSaved('');
+            }}
+          />
+        </div>
+        <button type="submit" className="button">
+          {t('account.saveName')}
+        </button>
+        <p role="status" className="note">
+          {saved}
+        </p>
+      </form>
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">{t('account.history')}</h2>
+        {historyFailed ? (
+          <p>{t('account.historyFailed')}</p>
+        ) : history ? (
+          <HistoryTable entries={history} showResults />
+        ) : null}
+      </section>
+      <button type="button" className="button" onClick={() => void logout()}>
+        {t('account.logout')}
+      </button>
+    </>
+  );
+}
+
+/** Signed out: the spec's sentence, and the tools this browser used anonymously. */
+function SignedOut({ pending }: { pending: boolean }) {
+  const t = useT();
+  const [local, setLocal] = useState<HistoryEntry[]>([]);
+  useEffect(() => {
+    if (!pending) setLocal(localHistoryOf('').map((r) => ({ tool: r.tool, date: r.date, download: null })));
+  }, [pending]);
+  return (
+    <div className={pending ? 'pending' : undefined}>
+      <p>{t('account.signedOut')}</p>
+      {local.length > 0 && (
+        <section aria-labelledby="local-history-title">
+          <h2 id="local-history-title">{t('account.localHistory')}</h2>
+          <HistoryTable entries={local} showResults={false} />
+        </section>
+      )}
+    </div>
+  );
+}
+
 /** Signed out, the account page says so (spec §2); signed in it shows the user and their history. */
 export default function Account() {
   const t = useT();
+  const { status, user } = useAuth();
   return (
-    <div className="page narrow">
+    <div className="page narrow account">
       <h1>{t('account.title')}</h1>
-      <p>{t('account.signedOut')}</p>
+      {status === 'signed-in' && user ? <SignedIn user={user} /> : <SignedOut pending={status === 'loading'} />}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { constants } from '@quire/catalog/site';
 import { english } from '../i18n/dictionary.ts';
 import { useT } from '../i18n/use-t.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { useSiteSettings } from '../lib/settings.ts';
 
 const questions = [1, 2, 3, 4, 5, 6, 7] as const;
 
@@ -18,7 +19,9 @@ export function meta() {
           name: english.faq[`q${n}`],
           acceptedAnswer: {
             '@type': 'Answer',
-            text: english.faq[`a${n}`].replace('{{mb}}', String(constants.uploadLimitMb)),
+            text: english.faq[`a${n}`]
+              .replace('{{mb}}', String(constants.uploadLimitMb))
+              .replace('{{minutes}}', String(constants.resultTtlSeconds / 60)),
           },
         })),
       },
@@ -28,6 +31,7 @@ export function meta() {
 
 export default function Faq() {
   const t = useT();
+  const settings = useSiteSettings();
   return (
     <div className="page narrow">
       <h1>{t('faq.title')}</h1>
@@ -35,7 +39,7 @@ export default function Faq() {
         {questions.map((n) => (
           <div key={n}>
             <dt>{t(`faq.q${n}`)}</dt>
-            <dd>{t(`faq.a${n}`, { mb: constants.uploadLimitMb })}</dd>
+            <dd>{t(`faq.a${n}`, { mb: settings.uploadLimitMb, minutes: settings.resultMinutes })}</dd>
           </div>
         ))}
       </dl>

@@ -83,7 +83,7 @@ export default function PostPage() {
       <p className="eyebrow">{t(`categories.${post.category}`)}</p>
       <h1>{post.title}</h1>
       <p className="muted">{t('blog.published', { date })}</p>
-      <img src={post.thumbnail} alt="" width="1200" height="630" className="post-image" />
+      <img src={post.thumbnail} alt="" width="1200" height="630" className="post-image" fetchPriority="high" />
       {/* Rendered at build time from the project's own Markdown files. */}
       <div className="prose" dangerouslySetInnerHTML={{ __html: post.html }} />
       {tool && (

@@ -97,6 +97,8 @@ async function ghostscript(ctx: ToolContext, preset: string, source: string, out
       '-dNOPAUSE',
       '-dQUIET',
       '-sDEVICE=pdfwrite',
+      // Pages keep the orientation they were given: pdfwrite would otherwise turn them to follow their text.
+      '-dAutoRotatePages=/None',
       `-dPDFSETTINGS=${preset}`,
       `-sOutputFile=${out}`,
       '-f',

@@ -1,0 +1,110 @@
+/**
+ * A throwaway PostgreSQL server for tests: a fresh cluster in a temp directory on a free loopback port,
+ * from Debian's packages, stopped and removed afterwards. As root it runs as the `postgres` user, since
+ * PostgreSQL refuses to run as root.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+function binDir(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)) : [];
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  if (!newest) throw new Error('PostgreSQL is not installed (scripts/setup.sh installs the postgresql package).');
+  return join(root, newest, 'bin');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Postgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<Postgres> {
+  const bin = binDir();
+  const dir = await mkdtemp(join(tmpdir(), 'quire-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const pgUser = asRoot ? Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim()) : undefined;
+  if (asRoot) chownSync(dir, pgUser!, Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim()));
+  const as = (cmd: string, args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
+
+  const data = join(dir, 'data');
+  const [initCmd, initArgs] = as(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'quire',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
+  const init = spawnSync(initCmd, initArgs, { encoding: 'utf8', timeout: 60_000 });
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error}`);
+
+  const port = await freePort();
+  const [cmd, args] = as(join(bin, 'postgres'), [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+  ]);
+  const server: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let log = '';
+  server.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+
+  const url = `postgres://quire@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch {
+      await client.end().catch(() => undefined);
+      if (server.exitCode !== null || Date.now() > deadline) {
+        server.kill('SIGKILL');
+        await rm(dir, { recursive: true, force: true });
+        throw new Error(`PostgreSQL did not start: ${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  return {
+    url,
+    async stop() {
+      if (server.exitCode === null) {
+        const exited = new Promise((r) => server.once('exit', r));
+        // Fast shutdown: rolls back open transactions and stops at once.
+        process.kill(-server.pid!, 'SIGINT');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (server.exitCode === null) process.kill(-server.pid!, 'SIGKILL');
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * Sign-in end to end (issue 6), in Chromium against the stack's Firebase Auth emulator: sign up, log
+ * in, log out, the wrong-password alert, the header's name, the account page (name saved to the
+ * Firebase profile, the history of a run made while signed in, the local history of an anonymous
+ * visitor), and Google sign-in with a fake Google token (the real popup needs Google's servers).
+ */
+import { join } from 'node:path';
+import { findTool } from '@quire/catalog';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { emulatorSignUp } from '../../gateway/test/firebase-emulator.ts';
+import { launchBrowser, localStorageItem, openPage, visit, waitUntil, type OpenedPage } from '../lib/browser.ts';
+import { corpusDir } from '../lib/corpus.ts';
+import { settledStatus } from './site.ts';
+
+const smallPdf = join(corpusDir, 'pdf', 'pdfminer-simple1.pdf');
+const password = 'correct-horse-7';
+
+let base: string;
+let emulatorUrl: string;
+let browser: Browser;
+let opened: OpenedPage | undefined;
+beforeAll(async () => {
+  base = inject('baseUrl');
+  const config = (await (await fetch(`${base}/api/v1/auth/config`)).json()) as {
+    enabled: boolean;
+    emulatorUrl: string | null;
+  };
+  expect(config.enabled).toBe(true);
+  expect(config.emulatorUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  emulatorUrl = config.emulatorUrl!;
+  browser = await launchBrowser();
+});
+afterEach(async () => {
+  await opened?.close();
+  opened = undefined;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const localPart = (email: string) => email.split('@')[0]!;
+
+async function open(path: string): Promise<Page> {
+  opened = await openPage(browser);
+  await visit(opened.page, `${base}${path}`);
+  return opened.page;
+}
+
+/** The header's account link once the auth state is known: its text, or null when signed out. */
+async function headerName(page: Page): Promise<string | null> {
+  await waitUntil(
+    page,
+    `!document.querySelector('header .auth-links.pending') && !!document.querySelector('header .auth-links a')`,
+    20_000,
+    'the first auth state',
+  );
+  const link = page.locator('header a.account-link');
+  return (await link.count()) ? await link.textContent() : null;
+}
+
+async function waitForHeaderName(page: Page, name: string): Promise<void> {
+  await page.locator('header a.account-link', { hasText: name }).waitFor({ timeout: 20_000 });
+  expect(await page.locator('header a.account-link').getAttribute('href')).toBe('/account');
+}
+
+async function submitAuthForm(page: Page, email: string, pass: string, button: 'Login' | 'Sign Up') {
+  await page.locator('main input#auth-email').fill(email);
+  await page.locator('main input#auth-password').fill(pass);
+  await page.locator('main form').getByRole('button', { name: button, exact: true }).click();
+}
+
+/** Logs in through the login page and waits for the home page with the header's name. */
+async function logIn(email: string): Promise<Page> {
+  const page = await open('/login');
+  await submitAuthForm(page, email, password, 'Login');
+  await page.waitForURL(`${base}/`);
+  await waitForHeaderName(page, localPart(email));
+  return page;
+}
+
+describe('e-mail sign-in', () => {
+  it('signs up, shows the part of the e-mail before the @, logs out and logs in again', async () => {
+    const email = unique('ada');
+    const page = await open('/signup');
+    // Signed out, the header offers Login and Signup once the auth state is known.
+    expect(await headerName(page)).toBeNull();
+    await submitAuthForm(page, email, password, 'Sign Up');
+    await page.waitForURL(`${base}/`);
+    await waitForHeaderName(page, localPart(email));
+    expect(await page.locator('header a[href="/login"]').count()).toBe(0);
+
+    // A returning browser is signed in on any page after a reload, the tool pages included, and never
+    // sees Login or Signup on the way (they stay hidden until the auth state is known).
+    expect(await localStorageItem(page, 'quire.signedIn')).toBe('1');
+    await page.addInitScript(`(() => {
+      const look = () => {
+        if (document.querySelector('header .auth-links:not(.pending) a[href="/login"]')) window.sawLogin = true;
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    })()`);
+    await visit(page, `${base}/tools/rotate-pdf`);
+    expect(await headerName(page)).toBe(localPart(email));
+    expect(await page.evaluate('window.sawLogin === true')).toBe(false);
+
+    await page.locator('header a.account-link').click();
+    await page.waitForURL(`${base}/account`);
+    await page.locator('main .account-email', { hasText: email }).waitFor();
+    await page.locator('main').getByRole('button', { name: 'Logout', exact: true }).click();
+    await page.waitForURL(`${base}/`);
+    await page.locator('header a[href="/login"]', { hasText: 'Login' }).waitFor();
+    expect(await headerName(page)).toBeNull();
+    expect(await page.evaluate('window.sawLogin === true')).toBe(true); // the watch above does see it
+    expect(await localStorageItem(page, 'quire.signedIn')).toBeNull();
+
+    await visit(page, `${base}/login`);
+    await submitAuthForm(page, email, password, 'Login');
+    await page.waitForURL(`${base}/`);
+    await waitForHeaderName(page, localPart(email));
+    expect(opened!.dialogs).toEqual([]);
+    expect(opened!.errors).toEqual([]);
+  });
+
+  it("a wrong password alerts 'Login failed: ' with the provider's message and stays on the page", async () => {
+    const email = unique('bob');
+    await emulatorSignUp(emulatorUrl, email, password);
+    const page = await open('/login');
+    const dialog = page.waitForEvent('dialog');
+    await submitAuthForm(page, email, 'not-the-password', 'Login');
+    await dialog;
+    expect(opened!.dialogs).toHaveLength(1);
+    expect(opened!.dialogs[0]).toMatch(/^Login failed: Firebase: .*\(auth\/[a-z-]+\)/);
+    expect(page.url()).toBe(`${base}/login`);
+    expect(await headerName(page)).toBeNull();
+  });
+
+  it("signing up an address that exists alerts 'Signup failed: ' with the provider's message", async () => {
+    const email = unique('dup');
+    await emulatorSignUp(emulatorUrl, email, password);
+    const page = await open('/signup');
+    const dialog = page.waitForEvent('dialog');
+    await submitAuthForm(page, email, password, 'Sign Up');
+    await dialog;
+    expect(opened!.dialogs[0]).toMatch(/^Signup failed: Firebase: .*\(auth\/email-already-in-use\)/);
+    expect(page.url()).toBe(`${base}/signup`);
+  });
+});
+
+describe('the account page', () => {
+  it('saves the name to the profile (kept after a reload), with an initials avatar', async () => {
+    const email = unique('grace');
+    await emulatorSignUp(emulatorUrl, email, password);
+    const page = await logIn(email);
+    await visit(page, `${base}/account`);
+    await page.locator('main .account-email', { hasText: email }).waitFor();
+    const avatar = page.locator('main img.avatar');
+    expect(await avatar.getAttribute('alt')).toBe('Profile picture');
+    expect(decodeURIComponent((await avatar.getAttribute('src')) ?? '')).toMatch(
+      /^data:image\/svg\+xml,.*>G\w?<\/text>/,
+    );
+
+    await page.locator('#account-name').fill('Grace Hopper');
+    await page.locator('main').getByRole('button', { name: 'Save name', exact: true }).click();
+    await page.locator('main [role="status"]', { hasText: 'Saved.' }).waitFor();
+    // The header keeps the e-mail's part before the @ (spec), whatever the name.
+    expect(await page.locator('header a.account-link').textContent()).toBe(localPart(email));
+
+    await visit(page, `${base}/account`);
+    await page.locator('main .account-email', { hasText: email }).waitFor();
+    expect(await page.locator('#account-name').inputValue()).toBe('Grace Hopper');
+    expect(decodeURIComponent((await avatar.getAttribute('src')) ?? '')).toContain('>GH</text>');
+    expect(opened!.errors).toEqual([]);
+  });
+
+  it('lists a tool run made while signed in, newest first, with the tool name and date', async () => {
+    const email = unique('hist');
+    await emulatorSignUp(emulatorUrl, email, password);
+    const page = await logIn(email);
+    const calls: (string | undefined)[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api.php')) calls.push(r.headers().authorization);
+    });
+    await visit(page, `${base}/tools/rotate-pdf`);
+    expect(await headerName(page)).toBe(localPart(email));
+    await page.locator('.widget input[type="file"]').setInputFiles(smallPdf);
+    await page.locator('.widget').getByRole('button', { name: 'Convert', exact: true }).click();
+    expect(await settledStatus(page)).toBe('Success');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]*$/);
+    const result = await page.locator('.widget .result a').getAttribute('href');
+    // A signed-in user's runs are the gateway's to keep, not this browser's.
+    expect(await localStorageItem(page, 'quire.history')).toBeNull();
+
+    await visit(page, `${base}/account`);
+    const rows = page.locator('main table.history tbody tr');
+    await rows.first().waitFor({ timeout: 20_000 });
+    expect(await rows.count()).toBe(1);
+    const cells = (await rows.first().locator('td').allTextContents()).map((s) => s.trim());
+    expect(cells[0]).toBe(findTool('rotate-pdf')!.name);
+    const when = await rows.first().locator('time').getAttribute('datetime');
+    expect(Math.abs(Date.parse(when!) - Date.now())).toBeLessThan(120_000);
+    expect(cells[1]).toMatch(/\d/);
+    // The result is linked while it lives (5 s in the test stack), then marked expired.
+    const link = rows.first().locator('a');
+    if (await link.count()) expect(await link.getAttribute('href')).toBe(result);
+    else expect(cells[2]).toBe('Expired');
+    expect(await page.locator('main table.history th').allTextContents()).toEqual(['Tool', 'Date', 'Result']);
+    expect(opened!.errors).toEqual([]);
+  });
+
+  it("keeps an anonymous visitor's runs in this browser and shows them when signed out", async () => {
+    const page = await open('/tools/rotate-pdf');
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    expect(await headerName(page)).toBeNull();
+    await page.locator('.widget input[type="file"]').setInputFiles(smallPdf);
+    await page.locator('.widget').getByRole('button', { name: 'Convert', exact: true }).click();
+    expect(await settledStatus(page)).toBe('Success');
+    // A visitor who never signed in loads nothing of sign-in on a tool page.
+    expect(requests.filter((p) => p.startsWith('/api/v1/auth'))).toEqual([]);
+    const records = JSON.parse((await localStorageItem(page, 'quire.history')) ?? '[]') as Record<string, string>[];
+    expect(records).toEqual([{ email: '', tool: 'rotate-pdf', date: expect.any(String) }]);
+
+    await visit(page, `${base}/account`);
+    await page.locator('main h2', { hasText: 'Tools used in this browser' }).waitFor();
+    expect(await page.locator('main').textContent()).toContain('Please log in to view your account.');
+    expect(await page.locator('main table.history tbody td').first().textContent()).toBe(findTool('rotate-pdf')!.name);
+    expect(opened!.errors).toEqual([]);
+  });
+});
+
+describe('Google sign-in', () => {
+  it('signs in with a Google credential (a fake Google ID token on the emulator)', async () => {
+    const id = `${Date.now()}${Math.random().toString(36).slice(2, 6)}`;
+    const email = `g${id}@example.com`;
+    const page = await open('/login');
+    await waitUntil(page, `typeof window.quireTestSignInWithGoogle === 'function'`, 20_000, 'the test hook');
+    const token = JSON.stringify({ sub: `g-${id}`, email, email_verified: true, name: 'Gee Oogle' });
+    await page.evaluate(`window.quireTestSignInWithGoogle(${JSON.stringify(token)})`);
+    await waitForHeaderName(page, localPart(email));
+
+    await visit(page, `${base}/account`);
+    await page.locator('main .account-email', { hasText: email }).waitFor();
+    expect(await page.locator('#account-name').inputValue()).toBe('Gee Oogle');
+    expect(opened!.errors).toEqual([]);
+  });
+
+  it("the Google button on the emulator alerts 'Google login failed: ' with the reason", async () => {
+    const page = await open('/login');
+    expect(await headerName(page)).toBeNull();
+    const dialog = page.waitForEvent('dialog');
+    await page.getByRole('button', { name: 'Continue with Google', exact: true }).click();
+    await dialog;
+    expect(opened!.dialogs[0]).toMatch(/^Google login failed: .*Google/);
+    expect(opened!.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The tool page's copy (spec §2, §8), its validation messages (§5) and its layout constant (§9).
+ */
+import { join } from 'node:path';
+import { findTool } from '@quire/catalog';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { useBrowser, visit } from '../lib/browser.ts';
+import { corpusDir } from '../lib/corpus.ts';
+
+const site = useBrowser();
+
+const texts = async (page: Page, selector: string) =>
+  (await page.locator(selector).allTextContents()).map((s) => s.replace(/\s+/g, ' ').trim());
+
+/** Opens a tool page, runs the check, and fails on any console error along the way. */
+async function onToolPage(id: string, check: (page: Page, requests: string[]) => Promise<void>) {
+  const { page, errors } = await site.openBlank();
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api.php')) requests.push(r.url());
+  });
+  await visit(page, `${site.base}/tools/${id}`);
+  await check(page, requests);
+  expect(errors).toEqual([]);
+}
+
+describe('tool page copy', () => {
+  it.each(['pdf-compress', 'word-to-pdf', 'pdf-unlock', 'pdf-from-url'])('%s shows the spec strings', async (id) => {
+    const label = findTool(id)!.name;
+    await onToolPage(id, async (page) => {
+      expect(await texts(page, 'main h1')).toEqual([`Convert with ${label}`]);
+      expect(await texts(page, '.tool-header .eyebrow')).toEqual(['Free PDF Tool']);
+      expect(await texts(page, 'ol.steps li')).toEqual([
+        'Upload your file to begin',
+        'We process your file in real-time',
+        'Download or share your converted file',
+      ]);
+      expect(await texts(page, '.widget > p')).toContain(
+        `Upload your document below to start the ${label} process instantly.`,
+      );
+      expect(await texts(page, 'main h2')).toEqual(
+        expect.arrayContaining(['What can I do next?', 'Frequently Asked Questions', '🔥 Trending']),
+      );
+      expect(await texts(page, 'ul.next-steps li')).toEqual([
+        'Merge your new file with others',
+        'Compress the result for smaller size',
+        'Remove security from your file',
+      ]);
+      expect(
+        await page.locator('ul.next-steps a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+      ).toEqual(['/tools/pdf-merge', '/tools/pdf-compress', '/tools/pdf-unlock']);
+      expect(await texts(page, 'dl.faq dt')).toEqual([
+        `Is ${label} safe to use?`,
+        'Does this tool work on mobile?',
+        'Can I convert multiple files?',
+      ]);
+      expect(await texts(page, 'dl.faq dd')).toEqual([
+        'Yes, we do not store your files. All processing is done in-memory.',
+        'Absolutely! Our tools are mobile-friendly and work in your browser.',
+        'You can upload and process one file at a time. Batch mode is coming soon!',
+      ]);
+      // Trending: other tools, as cards.
+      const trending = page.locator('section[aria-labelledby="trending"] a.tool-card');
+      expect(await trending.count()).toBeGreaterThan(0);
+      expect(await page.locator(`section[aria-labelledby="trending"] a[href="/tools/${id}"]`).count()).toBe(0);
+      // The related guide.
+      expect(await page.locator(`main a[href="/blog/${id}-guide"]`).count()).toBe(1);
+    });
+  });
+
+  it('a tool that takes several files asks the same FAQ questions', async () => {
+    await onToolPage('pdf-merge', async (page) => {
+      expect(await texts(page, 'dl.faq dt')).toEqual([
+        'Is Merge PDF safe to use?',
+        'Does this tool work on mobile?',
+        'Can I convert multiple files?',
+      ]);
+      expect(await page.locator('.widget input[type="file"]').getAttribute('multiple')).not.toBeNull();
+    });
+  });
+});
+
+describe('validation', () => {
+  it("Convert with no file says 'Please choose a file.' and sends nothing; choosing a file clears it", async () => {
+    await onToolPage('pdf-compress', async (page, requests) => {
+      await page.locator('.widget').getByRole('button', { name: 'Convert', exact: true }).click();
+      await page.locator('.widget .upload-status', { hasText: 'Please choose a file.' }).waitFor();
+      expect(await page.locator('.widget .upload-status').textContent()).toBe('Please choose a file.');
+      expect(requests).toEqual([]);
+      await page.locator('.widget input[type="file"]').setInputFiles(join(corpusDir, 'pdf', 'pypdf-pdfkit.pdf'));
+      await page.locator('.widget .file-list .file-name', { hasText: 'pypdf-pdfkit.pdf' }).waitFor();
+      expect(await page.locator('.widget .upload-status').textContent()).toBe('');
+    });
+  });
+
+  it("pdf-from-url refuses an empty address and one that is not http with 'Please enter a valid URL.'", async () => {
+    await onToolPage('pdf-from-url', async (page, requests) => {
+      const status = page.locator('.widget .upload-status');
+      const convert = page.locator('.widget').getByRole('button', { name: 'Convert', exact: true });
+      await convert.click();
+      await page.locator('.widget .upload-status', { hasText: 'Please enter a valid URL.' }).waitFor();
+      for (const url of ['ftp://x', 'example.com', '   ']) {
+        await page.getByLabel('Web address').fill(url);
+        expect(await status.textContent(), 'typing clears the status').toBe('');
+        await convert.click();
+        await page.locator('.widget .upload-status', { hasText: 'Please enter a valid URL.' }).waitFor();
+        expect(await status.textContent(), url).toBe('Please enter a valid URL.');
+      }
+      expect(requests).toEqual([]);
+    });
+  });
+});
+
+describe('choosing files', () => {
+  /** Drops files on the widget's drop zone as a browser would. */
+  async function drop(page: Page, names: string[]) {
+    await page.evaluate(`(() => {
+      const dt = new DataTransfer();
+      for (const name of ${JSON.stringify(names)}) dt.items.add(new File(['%PDF-1.4\\n'], name, { type: 'application/pdf' }));
+      document.querySelector('.widget .drop-zone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    })()`);
+  }
+
+  it('a single-file tool takes only the first file of a drop', async () => {
+    await onToolPage('pdf-compress', async (page) => {
+      await drop(page, ['first.pdf', 'second.pdf']);
+      await page.locator('.widget .file-list .file-name').first().waitFor();
+      expect(await page.locator('.widget .file-list .file-name').allTextContents()).toEqual(['first.pdf']);
+      // A new choice replaces the file.
+      await drop(page, ['third.pdf']);
+      await page.locator('.widget .file-list .file-name', { hasText: 'third.pdf' }).waitFor();
+      expect(await page.locator('.widget .file-list .file-name').allTextContents()).toEqual(['third.pdf']);
+    });
+  });
+
+  it('pdf-merge keeps every dropped file, in order, and ✕ removes one', async () => {
+    await onToolPage('pdf-merge', async (page) => {
+      await drop(page, ['a.pdf', 'b.pdf']);
+      await drop(page, ['c.pdf']);
+      await page.locator('.widget .file-list .file-name', { hasText: 'c.pdf' }).waitFor();
+      expect(await page.locator('.widget .file-list .file-name').allTextContents()).toEqual([
+        'a.pdf',
+        'b.pdf',
+        'c.pdf',
+      ]);
+      await page.getByRole('button', { name: 'Remove b.pdf', exact: true }).click();
+      expect(await page.locator('.widget .file-list .file-name').allTextContents()).toEqual(['a.pdf', 'c.pdf']);
+    });
+  });
+
+  // Site bug: the copy states the catalog's default limit fixed at build time (constants.uploadLimitMb,
+  // 100 MB), not the limit the stack enforces (UPLOAD_LIMIT_MB, here inject('uploadLimitMb')).
+  it('the widget states the upload limit the server enforces', async () => {
+    await onToolPage('pdf-compress', async (page) => {
+      const small = (await page.locator('.widget .drop-zone small').textContent()) ?? '';
+      expect(small).toMatch(/^Accepts PDF, up to \d+ MB$/);
+      expect(small).toBe(`Accepts PDF, up to ${inject('uploadLimitMb')} MB`);
+    });
+  });
+});
+
+describe('layout', () => {
+  it('the upload widget is 600px wide on a desktop and fits a phone', async () => {
+    await onToolPage('pdf-compress', async (page) => {
+      expect((await page.locator('.widget').boundingBox())?.width).toBe(600);
+      await page.setViewportSize({ width: 375, height: 800 });
+      const box = (await page.locator('.widget').boundingBox())!;
+      expect(box.width).toBeLessThanOrEqual(375);
+      expect(box.x).toBeGreaterThanOrEqual(0);
+    });
+  });
+});
