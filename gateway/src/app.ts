@@ -14,6 +14,7 @@ import {
 import { accountRoutes } from './account.ts';
 import { authMiddleware } from './auth.ts';
 import { apiDocsHtml, catalogJson, openApi } from './catalog-api.ts';
+import { contactMailer } from './mail.ts';
 import { siteDataRoutes } from './site-data.ts';
 import type { GatewayConfig } from './config.ts';
 import { usageStats, type Db } from './db.ts';
@@ -82,10 +83,12 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
   app.post('/api/v1/workflows', ...run);
 
   app.use(
-    siteDataRoutes(db, limiter, {
-      uploadLimitMb: config.uploadLimitBytes / 1024 / 1024,
-      resultTtlSeconds: config.resultTtlSeconds,
-    }),
+    siteDataRoutes(
+      db,
+      limiter,
+      { uploadLimitMb: config.uploadLimitBytes / 1024 / 1024, resultTtlSeconds: config.resultTtlSeconds },
+      { mail: contactMailer(config.smtp), log },
+    ),
   );
   app.use(accountRoutes(config.firebase, db));
 

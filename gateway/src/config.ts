@@ -17,6 +17,8 @@ export interface GatewayConfig {
   /** How long the gateway waits for a service: the job's own limit plus a margin. */
   serviceTimeoutMs: number;
   serviceUrls: Partial<Record<ServiceName, string>>;
+  /** Where contact messages are also sent by e-mail (SMTP_URL, CONTACT_TO, MAIL_FROM); none: only stored. */
+  smtp: { url: string; to: string; from: string } | null;
   /** Firebase Authentication: the project whose ID tokens are accepted, and the web config the site reads. */
   firebase: FirebaseSettings;
 }
@@ -54,6 +56,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     rateLimitPerMinute: envInt('RATE_LIMIT_PER_MINUTE', 120, env),
     serviceTimeoutMs: envInt('JOB_TIMEOUT_MS', 120_000, env) + 30_000,
     serviceUrls,
+    smtp: smtpOf(env),
     firebase: {
       projectId,
       apiKey: env.FIREBASE_API_KEY || '',
@@ -71,4 +74,18 @@ function databaseOf(env: NodeJS.ProcessEnv, dataDir: string): GatewayConfig['dat
     throw new Error('Setting DATABASE_URL must be a postgres:// connection string.');
   }
   return { url };
+}
+
+function smtpOf(env: NodeJS.ProcessEnv): GatewayConfig['smtp'] {
+  const url = env.SMTP_URL;
+  if (!url) return null;
+  if (!/^smtps?:\/\//.test(url) || !URL.canParse(url)) {
+    throw new Error(
+      'Setting SMTP_URL must be an smtp:// or smtps:// address, such as smtps://user:pass@mail.example:465.',
+    );
+  }
+  const to = env.CONTACT_TO;
+  if (!to || !/^[^@\s]+@[^@\s]+$/.test(to))
+    throw new Error('Setting CONTACT_TO must be the e-mail address that receives contact messages.');
+  return { url, to, from: env.MAIL_FROM || `Quire <${to}>` };
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { ToolError } from '@quire/service-kit';
+import { ToolError, type Logger } from '@quire/service-kit';
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { saveContactMessage, subscribe, unsubscribe, type Db } from './db.ts';
+import type { ContactMessage } from './mail.ts';
 
 const email = z.string().trim().toLowerCase().max(320).email();
 const contactForm = z.object({
@@ -34,7 +35,12 @@ export interface SiteSettings {
 }
 
 /** The site's settings, the contact form and the newsletter: small JSON calls on the site's database. */
-export function siteDataRoutes(db: Db, limiter: RequestHandler, settings: SiteSettings) {
+export function siteDataRoutes(
+  db: Db,
+  limiter: RequestHandler,
+  settings: SiteSettings,
+  options: { mail?: (m: ContactMessage) => Promise<void>; log?: Logger } = {},
+) {
   const router = express.Router();
   router.get('/api/v1/settings', (_req, res) => {
     res.json(settings);
@@ -49,7 +55,14 @@ export function siteDataRoutes(db: Db, limiter: RequestHandler, settings: SiteSe
     wrap(async (req, res) => {
       const form = parse(contactForm, req.body);
       // A robot gets the same answer as a person, and nothing is kept.
-      if (!form.website) await saveContactMessage(db, { name: form.name, email: form.email, message: form.message });
+      if (!form.website) {
+        const message = { name: form.name, email: form.email, message: form.message };
+        await saveContactMessage(db, message);
+        // Stored first: a mail server that fails loses nothing, and the visitor still gets their answer.
+        await options
+          .mail?.(message)
+          .catch((err: unknown) => options.log?.error('contact mail failed', { err: String(err) }));
+      }
       res.status(201).json({ ok: true });
     }),
   );

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { makeGateway } from './helpers.ts';
@@ -55,5 +56,79 @@ describe('site settings', () => {
     const { app } = await makeGateway({ UPLOAD_LIMIT_MB: '7', RESULT_TTL_SECONDS: '600' });
     const res = await request(app).get('/api/v1/settings');
     expect(res.body).toEqual({ uploadLimitMb: 7, resultTtlSeconds: 600 });
+  });
+});
+
+/** A minimal SMTP server on loopback that keeps each message it is given. */
+async function smtpServer(): Promise<{ url: string; messages: string[]; close: () => Promise<void> }> {
+  const messages: string[] = [];
+  const server: Server = createServer((socket) => {
+    socket.setEncoding('utf8');
+    let buffer = '';
+    let body: string[] | undefined;
+    socket.write('220 test ESMTP\r\n');
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      for (let end = buffer.indexOf('\r\n'); end >= 0; end = buffer.indexOf('\r\n')) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (body) {
+          if (line === '.') {
+            messages.push(body.join('\n'));
+            body = undefined;
+            socket.write('250 queued\r\n');
+          } else body.push(line);
+          continue;
+        }
+        const command = line.slice(0, 4).toUpperCase();
+        if (command === 'DATA') {
+          body = [];
+          socket.write('354 go on\r\n');
+        } else if (command === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('contact messages by e-mail', () => {
+  it('sends each stored message on to the configured address, replying to the sender', async () => {
+    const smtp = await smtpServer();
+    try {
+      const { app, db } = await makeGateway({ SMTP_URL: smtp.url, CONTACT_TO: 'team@quire.example' });
+      const res = await request(app)
+        .post('/api/v1/contact')
+        .send({ name: 'Ada Lovelace', email: 'ada@example.org', message: 'The split tool is great.' });
+      expect(res.status).toBe(201);
+      expect(smtp.messages).toHaveLength(1);
+      const mail = smtp.messages[0]!;
+      expect(mail).toMatch(/^To: team@quire\.example$/m);
+      expect(mail).toMatch(/^Reply-To: Ada Lovelace <ada@example\.org>$/m);
+      expect(mail).toContain('The split tool is great.');
+      expect(await db.selectFrom('contact_messages').selectAll().execute()).toHaveLength(1);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('keeps the message and answers the visitor when the mail server is down', async () => {
+    const smtp = await smtpServer();
+    await smtp.close();
+    const { app, db } = await makeGateway({ SMTP_URL: smtp.url, CONTACT_TO: 'team@quire.example' });
+    const res = await request(app).post('/api/v1/contact').send({ name: 'A', email: 'a@b.org', message: 'hi' });
+    expect(res.status).toBe(201);
+    expect(await db.selectFrom('contact_messages').selectAll().execute()).toHaveLength(1);
+  });
+
+  it('refuses incomplete mail settings at boot', async () => {
+    await expect(makeGateway({ SMTP_URL: 'smtp://127.0.0.1:25' })).rejects.toThrow('CONTACT_TO');
+    await expect(makeGateway({ SMTP_URL: 'http://x', CONTACT_TO: 'a@b.org' })).rejects.toThrow('SMTP_URL');
   });
 });
