@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../scripts/stack.ts';
 
 const baseUrl = inject('baseUrl');
 const uploadLimitMb = inject('uploadLimitMb');
@@ -10,7 +13,10 @@ const tooLargeBody = {
 function securityHeaders(res: Response): void {
   const csp = res.headers.get('content-security-policy') ?? '';
   expect(csp).toContain("default-src 'self'");
-  expect(csp).toMatch(/script-src 'self'(;|$)/);
+  // Scripts from the site itself, and inline only the ones the build listed by their hashes.
+  const hashes = readFileSync(`${repoRoot}/frontend/dist/.csp-script-hashes`, 'utf8').trim();
+  expect(hashes).toMatch(/^'sha256-[A-Za-z0-9+/]{43}='$/);
+  expect(csp).toContain(`script-src 'self' ${hashes};`);
   expect(csp).toContain("frame-ancestors 'none'");
   expect(csp).toContain("object-src 'none'");
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -28,7 +34,15 @@ describe('the site through nginx', () => {
     securityHeaders(res);
     const html = await res.text();
     expect(html).toMatch(/<title>[^<]*Quire[^<]*<\/title>/);
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script: the CSP would block it
+    // Every inline script that runs is one the CSP allows by its hash; the rest come from files.
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+      ([, attributes]) => !/type="application\/ld\+json"/.test(attributes!),
+    );
+    expect(inline.length).toBeGreaterThan(0);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    for (const [, , body] of inline) {
+      expect(csp).toContain(`'sha256-${createHash('sha256').update(body!).digest('base64')}'`);
+    }
   });
 
   it('answers an unknown address with a real 404 and the site 404 page', async () => {

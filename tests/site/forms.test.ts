@@ -8,11 +8,11 @@ import { useBrowser } from '../lib/browser.ts';
 
 const site = useBrowser();
 
-/** Records the answers to the site's own JSON calls. */
+/** Records the answers to what the page sends to the site's API (its reads of settings are not sends). */
 function apiAnswers(page: Page): Response[] {
   const answers: Response[] = [];
   page.on('response', (r) => {
-    if (new URL(r.url()).pathname.startsWith('/api/')) answers.push(r);
+    if (r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/')) answers.push(r);
   });
   return answers;
 }
