@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumArgs } from '@quire/renderer';
+import { chromiumPath } from '@quire/service-kit';
 import { corpus, median, peakRssMb, startService, time, type BenchReport } from './lib.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const port = 13203;
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 async function callService(file: string): Promise<void> {
   const form = new FormData();

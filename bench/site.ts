@@ -16,24 +16,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
+import { chromiumPath, headlessChromiumFlags } from '@quire/service-kit';
 import { startStack } from '../scripts/stack.ts';
 import { median, root, type BenchReport } from './lib.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 /** Public port 48080, gateway 43100, services 43101...: beside `npm start` (8080) and the tests (18080). */
 const portOffset = 40_000;
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const chromeFlags = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+const chromeFlags = ['--headless=new', ...headlessChromiumFlags];
 const dist = join(root, 'frontend/dist');
 
 const categories = ['performance', 'accessibility', 'seo', 'best-practices'] as const;

@@ -6,20 +6,12 @@
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { chromiumPath, headlessChromiumFlags } from '@quire/service-kit';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-quic',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+    executablePath: chromiumPath,
+    args: headlessChromiumFlags,
   });
 }
 

@@ -14,3 +14,4 @@ export * from './verify.ts';
 export * from './workdir.ts';
 export * from './zip.ts';
 export * from './office-detect.ts';
+export * from './chromium.ts';

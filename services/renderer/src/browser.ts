@@ -8,7 +8,7 @@ import {
   type Page,
   type Route,
 } from 'playwright-core';
-import { ToolError, workRoot, type Logger } from '@quire/service-kit';
+import { ToolError, headlessChromiumFlags, workRoot, type Logger } from '@quire/service-kit';
 import type { RendererSettings } from './settings.ts';
 
 /**
@@ -20,14 +20,7 @@ import type { RendererSettings } from './settings.ts';
  * packets cannot leave either.
  */
 export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
+  ...headlessChromiumFlags,
   '--proxy-server=http://127.0.0.1:9',
   '--proxy-bypass-list=<-loopback>',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',

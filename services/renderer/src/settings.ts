@@ -1,4 +1,4 @@
-import { envInt } from '@quire/service-kit';
+import { chromiumPath, envInt } from '@quire/service-kit';
 
 /** What the renderer can be told through its environment; every field has a safe default. */
 export interface RendererSettings {
@@ -31,7 +31,7 @@ const MB = 1024 * 1024;
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): RendererSettings {
   return {
-    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+    chromiumPath: env.CHROMIUM_PATH || chromiumPath,
     restartAfterJobs: Math.max(1, envInt('RENDERER_RESTART_AFTER_JOBS', 200, env)),
     loadTimeoutMs: envInt('RENDERER_LOAD_TIMEOUT_MS', 30_000, env),
     printTimeoutMs: envInt('RENDERER_PRINT_TIMEOUT_MS', 60_000, env),
