@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import yauzl from 'yauzl';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { corpusDir } from '../lib/corpus.ts';
-import { download, post } from '../lib/http.ts';
+import { post, runTool } from '../lib/http.ts';
 import { info, isEncrypted, pageCount, qpdfCheck, rotations, text, words } from '../lib/pdf.ts';
 
 const pdf = (name: string) => join(corpusDir, 'pdf', name);
@@ -17,14 +17,7 @@ beforeAll(() => {
   base = inject('baseUrl');
 });
 
-/** Runs a tool through nginx and the gateway and downloads its result. */
-async function run(tool: string, files: string[], fields: Record<string, string> = {}) {
-  const r = await post(`${base}/api.php?tool=${tool}`, files, fields);
-  expect(r.body.error, JSON.stringify(r.body)).toBeUndefined();
-  expect(r.status).toBe(200);
-  const { path, res } = await download(base, r.body.download!);
-  return { path, res, download: r.body.download!, properties: r.body.properties ?? {} };
-}
+const run = (tool: string, files: string[], fields: Record<string, string> = {}) => runTool(base, tool, files, fields);
 
 function unzip(path: string): Promise<{ name: string; file: string }[]> {
   const dir = mkdtempSync(join(tmpdir(), 'unzip-'));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import yauzl from 'yauzl';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { corpusDir } from '../lib/corpus.ts';
-import { download, post } from '../lib/http.ts';
+import { post, runTool } from '../lib/http.ts';
 import { pageCount, qpdfCheck } from '../lib/pdf.ts';
 
 const image = (name: string) => join(corpusDir, 'images', name);
@@ -17,14 +17,7 @@ beforeAll(() => {
   base = inject('baseUrl');
 });
 
-/** Runs a tool through nginx and the gateway and downloads its result. */
-async function run(tool: string, files: string[], fields: Record<string, string> = {}) {
-  const r = await post(`${base}/api.php?tool=${tool}`, files, fields);
-  expect(r.body.error, JSON.stringify(r.body)).toBeUndefined();
-  expect(r.status).toBe(200);
-  const { path, res } = await download(base, r.body.download!);
-  return { path, res, download: r.body.download! };
-}
+const run = (tool: string, files: string[], fields: Record<string, string> = {}) => runTool(base, tool, files, fields);
 
 /** Each page's size in points, from pdfinfo. */
 function pageSizes(path: string): string[] {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { corpusDir } from '../lib/corpus.ts';
-import { download, post } from '../lib/http.ts';
+import { download, post, runTool } from '../lib/http.ts';
 import { pageCount, qpdfCheck, text, words } from '../lib/pdf.ts';
 
 const office = (name: string) => join(corpusDir, 'office', name);
@@ -18,14 +18,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs a tool through nginx and the gateway and downloads its result. */
-async function run(tool: string, files: string[], fields: Record<string, string> = {}) {
-  const r = await post(`${base}/api.php?tool=${tool}`, files, fields);
-  expect(r.body.error, JSON.stringify(r.body)).toBeUndefined();
-  expect(r.status).toBe(200);
-  const { path, res } = await download(base, r.body.download!);
-  return { path, res, download: r.body.download!, properties: r.body.properties ?? {} };
-}
+const run = (tool: string, files: string[], fields: Record<string, string> = {}) => runTool(base, tool, files, fields);
 
 /** Whether a phrase appears in a text, ignoring case, punctuation and layout. */
 const says = (path: string, phrase: string) =>

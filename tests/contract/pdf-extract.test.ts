@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { corpusDir } from '../lib/corpus.ts';
-import { download, post } from '../lib/http.ts';
+import { post, runTool } from '../lib/http.ts';
 
 const pdf = (name: string) => join(corpusDir, 'pdf', name);
 const columns = pdf('pypdf-multicolumn.pdf');
@@ -13,13 +13,7 @@ beforeAll(() => {
   base = inject('baseUrl');
 });
 
-async function run(tool: string, files: string[], fields: Record<string, string> = {}) {
-  const r = await post(`${base}/api.php?tool=${tool}`, files, fields);
-  expect(r.body.error, JSON.stringify(r.body)).toBeUndefined();
-  expect(r.status).toBe(200);
-  const { path, res } = await download(base, r.body.download!);
-  return { path, res, download: r.body.download! };
-}
+const run = (tool: string, files: string[], fields: Record<string, string> = {}) => runTool(base, tool, files, fields);
 
 /** One part of an Office package, read with Python's zipfile (every part must parse as XML). */
 function part(file: string, name: string): string {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { corpusDir } from '../lib/corpus.ts';
-import { download, post } from '../lib/http.ts';
+import { post, runTool } from '../lib/http.ts';
 import { info, pageCount, qpdfCheck, text } from '../lib/pdf.ts';
 
 const html = (name: string) => join(corpusDir, 'html', name);
@@ -40,13 +40,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function run(tool: string, files: string[], fields: Record<string, string> = {}) {
-  const r = await post(`${base}/api.php?tool=${tool}`, files, fields);
-  expect(r.body.error, JSON.stringify(r.body)).toBeUndefined();
-  expect(r.status).toBe(200);
-  const { path, res } = await download(base, r.body.download!);
-  return { path, res, download: r.body.download!, properties: r.body.properties ?? {} };
-}
+const run = (tool: string, files: string[], fields: Record<string, string> = {}) => runTool(base, tool, files, fields);
 
 /** A zip written with Python's zipfile: entries as name -> text, or name -> ['file', path]. */
 function zip(name: string, entries: Record<string, string | ['file', string]>): string {

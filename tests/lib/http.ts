@@ -41,3 +41,16 @@ export async function download(baseUrl: string, name: string): Promise<{ path: s
   await writeFile(path, Buffer.from(await res.arrayBuffer()));
   return { path, res };
 }
+
+/**
+ * Runs a tool through nginx and the gateway and downloads its result at once; any answer other than a
+ * 200 with a download fails, naming what the server said.
+ */
+export async function runTool(baseUrl: string, tool: string, files: string[], fields: Record<string, string> = {}) {
+  const r = await post(`${baseUrl}/api.php?tool=${tool}`, files, fields);
+  if (r.status !== 200 || r.body.error || !r.body.download) {
+    throw new Error(`${tool} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  }
+  const { path, res } = await download(baseUrl, r.body.download);
+  return { path, res, download: r.body.download, properties: r.body.properties ?? {} };
+}
