@@ -19,6 +19,9 @@ APT_PACKAGES=(
   fonts-dejavu-core fonts-noto-core fonts-noto-cjk # wide script coverage, CJK included
   fonts-noto-color-emoji # emoji in converted pages and in the site's icons
   postgresql    # the site data when DATABASE_URL is set; the tests run both backends against a real server
+  redis-server  # results shared by several gateways when REDIS_URL is set; the tests run a real one
+  prometheus    # the operations tests scrape the running stack with a real Prometheus
+  docker-compose # validates docker-compose.yml (config -q); no Docker engine needed
   build-essential python3 # node-gyp compiles better-sqlite3 from source during npm ci
 )
 
