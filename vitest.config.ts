@@ -46,6 +46,16 @@ export default defineConfig({
           globalSetup: 'tests/contract/setup.ts',
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'ops',
+          // Operations: each file starts the stacks it needs (replicas, Redis, Prometheus) on ports of its own.
+          include: ['tests/ops/**/*.test.ts'],
+          sequence: { groupOrder: 2 },
+          testTimeout: 600_000,
+        },
+      },
     ],
   },
 });
