@@ -1,10 +1,8 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import client from 'prom-client';
 import {
   ToolError,
   createLogger,
-  createMetrics,
   errorHandler,
   requestIdMiddleware,
   uploadMiddleware,
@@ -18,6 +16,7 @@ import { contactMailer } from './mail.ts';
 import { siteDataRoutes } from './site-data.ts';
 import type { GatewayConfig } from './config.ts';
 import { usageStats, type Db } from './db.ts';
+import { createGatewayMetrics } from './metrics.ts';
 import { sendResult, type ResultStore } from './results.ts';
 import { resolveChain, runChain } from './runs.ts';
 import { ServiceClient } from './service-client.ts';
@@ -31,12 +30,7 @@ export interface GatewayDeps {
 
 /** The public API of CONTRACT.md as an express app, without listening. */
 export function createGatewayApp({ config, db, store, log = createLogger('gateway') }: GatewayDeps): express.Express {
-  const metrics = createMetrics('gateway');
-  const resultsStored = new client.Gauge({
-    name: 'quire_results_stored',
-    help: 'Results waiting to be downloaded',
-    registers: [metrics.registry],
-  });
+  const metrics = createGatewayMetrics(config.resultsDir);
   const client_ = new ServiceClient(config.serviceUrls, config.serviceTimeoutMs);
   const app = express();
   app.disable('x-powered-by');
@@ -76,7 +70,7 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
     resolveChain,
     workdirMiddleware('gateway'),
     uploadMiddleware(),
-    runChain({ db, store, client: client_, metrics }),
+    runChain({ db, store, client: client_, metrics, log }),
   ];
   app.post('/api.php', ...run);
   app.post('/api/v1/tools/:toolId', ...run);
@@ -110,7 +104,7 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
     res.json({ status: 'up', services: await client_.health() });
   });
   app.get('/metrics', async (_req, res) => {
-    resultsStored.set(await store.sweep());
+    metrics.resultsStored.set(await store.sweep());
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 

@@ -1,8 +1,17 @@
 import type { NextFunction, Request, Response } from 'express';
 import { checkWorkflow, findTool, readsOffice, readsPdf, takesUrl, type Tool } from '@quire/catalog';
-import { ToolError, checkPublicUrl, checkToolRequest, safeName, toToolError, type Metrics } from '@quire/service-kit';
+import {
+  ToolError,
+  checkPublicUrl,
+  checkToolRequest,
+  safeName,
+  toToolError,
+  trackRequest,
+  type Logger,
+} from '@quire/service-kit';
 import { userOf } from './auth.ts';
 import { countUse, recordRun, type Db } from './db.ts';
+import type { GatewayMetrics } from './metrics.ts';
 import type { ResultStore } from './results.ts';
 import type { ServiceClient, StepInput, StepOutput } from './service-client.ts';
 
@@ -10,7 +19,8 @@ export interface RunDeps {
   db: Db;
   store: ResultStore;
   client: ServiceClient;
-  metrics: Metrics;
+  metrics: GatewayMetrics;
+  log: Logger;
 }
 
 /** Resolves the chain a request asks for before anything is uploaded: one tool, or a checked workflow. */
@@ -51,8 +61,8 @@ export function runChain(deps: RunDeps) {
     const chain = res.locals.chain as Tool[];
     const first = chain[0]!;
     const label = chain.length > 1 ? 'workflow' : first.id;
-    const end = deps.metrics.duration.startTimer({ tool: label });
-    deps.metrics.inFlight.inc();
+    // One count per public request, under its tool or `workflow`; the services count each step.
+    const finish = trackRequest(deps, label, res.locals.requestId as string);
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
@@ -81,10 +91,10 @@ export function runChain(deps: RunDeps) {
           });
         }
         await countUse(deps.db, tool.id);
-        deps.metrics.requests.inc({ tool: tool.id, outcome: 'ok' });
         inputs = [{ path: output.path, name: output.name }];
       }
       const download = await deps.store.save(output!.path, safeName(output!.name));
+      deps.metrics.resultsSaved.inc();
       const user = userOf(res);
       if (user) {
         // A signed-in user's history: the tool (a workflow's steps, comma-separated) and the result while it lives.
@@ -96,12 +106,10 @@ export function runChain(deps: RunDeps) {
         });
       }
       res.json({ download, properties: output!.properties });
+      finish('ok');
     } catch (err) {
-      deps.metrics.requests.inc({ tool: label, outcome: toToolError(err).code });
+      finish(toToolError(err).code);
       next(err);
-    } finally {
-      deps.metrics.inFlight.dec();
-      end();
     }
   };
 }

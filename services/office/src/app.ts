@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { createLogger, createServiceApp, exec, requestIdMiddleware, type ServiceKit } from '@quire/service-kit';
+import {
+  countRestarts,
+  createLogger,
+  createServiceApp,
+  exec,
+  requestIdMiddleware,
+  type RestartReason,
+  type ServiceKit,
+} from '@quire/service-kit';
 import client from 'prom-client';
-import { OfficeEngine, type EngineSettings, type RestartReason } from './engine/engine.ts';
+import { OfficeEngine, type EngineSettings } from './engine/engine.ts';
 import { gotenbergRoutes } from './gotenberg.ts';
 import { readSettings } from './settings.ts';
 import { officeTools } from './tools.ts';
@@ -25,8 +33,8 @@ export type OfficeApp = express.Express & {
 export function createApp(overrides: Partial<EngineSettings> = {}): OfficeApp {
   const settings = { ...readSettings(), ...overrides };
   const log = createLogger('office');
-  let restarts: client.Counter<'reason'> | undefined;
-  const engine = new OfficeEngine(settings, log, (reason: RestartReason) => restarts?.inc({ reason }));
+  let countRestart: ((reason: RestartReason) => void) | undefined;
+  const engine = new OfficeEngine(settings, log, (reason) => countRestart?.(reason));
   let kit: ServiceKit | undefined;
 
   const inner = createServiceApp({
@@ -35,7 +43,8 @@ export function createApp(overrides: Partial<EngineSettings> = {}): OfficeApp {
     health: () => Promise.resolve(engine.status()),
     routes: (app, k) => {
       kit = k;
-      restarts = officeMetrics(k, engine);
+      countRestart = countRestarts(k.metrics, 'libreoffice');
+      officeMetrics(k, engine);
       gotenbergRoutes(app, k, engine);
     },
   });
@@ -78,16 +87,9 @@ function sameIdForTrace(req: Request, _res: Response, next: NextFunction): void 
   next();
 }
 
-/** Queue size, restarts and ready listeners on the kit's registry, with Gotenberg's names beside ours. */
-function officeMetrics(kit: ServiceKit, engine: OfficeEngine): client.Counter<'reason'> {
+/** Ready listeners on the kit's registry, and Gotenberg's names for queue size and restarts. */
+function officeMetrics(kit: ServiceKit, engine: OfficeEngine): void {
   const registers = [kit.metrics.registry];
-  const restarts = new client.Counter({
-    name: 'quire_office_restarts_total',
-    help: 'LibreOffice listener restarts, by reason: after_jobs (planned), timeout (a job hung), crash',
-    labelNames: ['reason'] as const,
-    registers,
-  });
-  for (const reason of ['after_jobs', 'timeout', 'crash'] as const) restarts.inc({ reason }, 0);
   new client.Gauge({
     name: 'quire_office_listeners_ready',
     help: 'LibreOffice listeners up and taking jobs',
@@ -113,7 +115,6 @@ function officeMetrics(kit: ServiceKit, engine: OfficeEngine): client.Counter<'r
       this.set(r.after_jobs + r.timeout + r.crash);
     },
   });
-  return restarts;
 }
 
 let version: Promise<string> | undefined;

@@ -141,7 +141,9 @@ describe('restart after N jobs', () => {
     expect(app.engine.restarts.crash + app.engine.restarts.timeout).toBe(0);
     const metrics = await request(app).get('/prometheus/metrics');
     expect(metrics.text).toMatch(
-      new RegExp(`quire_office_restarts_total\\{[^}]*reason="after_jobs"[^}]*\\} ${app.engine.restarts.after_jobs}`),
+      new RegExp(
+        `quire_engine_restarts_total\\{engine="libreoffice",reason="after_jobs"[^}]*\\} ${app.engine.restarts.after_jobs}`,
+      ),
     );
     expect(metrics.text).toMatch(
       new RegExp(`gotenberg_libreoffice_restarts_count\\{[^}]*\\} ${app.engine.restarts.after_jobs}`),

@@ -1,9 +1,19 @@
-import { createServiceApp, type ServiceOptions } from '@quire/service-kit';
+import { countRestarts, createServiceApp, type ServiceOptions } from '@quire/service-kit';
 import { createRenderer, type Renderer } from './renderer.ts';
 
-/** The kit's service options for a renderer: its three tools and a health check that wakes Chromium. */
+/**
+ * The kit's service options for a renderer: its three tools, a health check that wakes Chromium, and
+ * Chromium's restarts counted in the service's metrics.
+ */
 export function serviceOptions(renderer: Renderer): ServiceOptions {
-  return { name: 'renderer', tools: renderer.tools, health: renderer.health };
+  return {
+    name: 'renderer',
+    tools: renderer.tools,
+    health: renderer.health,
+    routes: (_app, kit) => {
+      renderer.supervisor.onRestart = countRestarts(kit.metrics, 'chromium');
+    },
+  };
 }
 
 /**

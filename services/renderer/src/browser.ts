@@ -8,7 +8,7 @@ import {
   type Page,
   type Route,
 } from 'playwright-core';
-import { ToolError, headlessChromiumFlags, workRoot, type Logger } from '@quire/service-kit';
+import { ToolError, headlessChromiumFlags, workRoot, type Logger, type RestartReason } from '@quire/service-kit';
 import type { RendererSettings } from './settings.ts';
 
 /**
@@ -119,6 +119,8 @@ export class BrowserSupervisor {
   private readonly all = new Set<Generation>();
   private generations = 0;
   private closed = false;
+  /** Told of every replacement of the browser, for the service's metrics. */
+  onRestart: (reason: RestartReason) => void = () => {};
 
   constructor(
     private readonly settings: RendererSettings,
@@ -209,6 +211,7 @@ export class BrowserSupervisor {
       if (err instanceof StuckError) {
         this.log.error('chromium stopped answering; replacing it', { generation: gen.id });
         this.retire(gen);
+        this.onRestart('timeout');
         void gen.browser.then((b) => withTimeout(b.close(), 5_000)).catch(() => undefined);
         throw new ToolError('timeout', undefined, { cause: err });
       }
@@ -234,6 +237,7 @@ export class BrowserSupervisor {
     if (gen === this.current && gen.jobs >= this.settings.restartAfterJobs) {
       this.log.info('restarting chromium', { jobs: gen.jobs });
       this.retire(gen);
+      this.onRestart('after_jobs');
       if (!this.closed) void this.warm();
     }
     if (gen.retired && gen.active === 0) void this.shutdown(gen);
@@ -300,7 +304,11 @@ export class BrowserSupervisor {
         handleSIGHUP: false,
       });
       browser.on('disconnected', () => {
-        if (!gen.retired) this.log.warn('chromium went away', { generation: gen.id, jobs: gen.jobs });
+        // A browser retired on purpose is counted where it was retired; any other end is a crash.
+        if (!gen.retired) {
+          this.log.warn('chromium went away', { generation: gen.id, jobs: gen.jobs });
+          this.onRestart('crash');
+        }
         gen.markDead(new Error('chromium went away'));
         if (this.current === gen) this.current = undefined;
         this.all.delete(gen);

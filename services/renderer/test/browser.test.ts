@@ -20,6 +20,14 @@ function page(name: string, body: string): string {
   return path;
 }
 
+/** Chromium's restarts for a reason, as the service's metrics count them. */
+async function restarts(reason: string): Promise<number> {
+  const { default: request } = await import('supertest');
+  const { text } = await request(app).get('/prometheus/metrics');
+  const line = new RegExp(`^quire_engine_restarts_total\\{engine="chromium",reason="${reason}"[^}]*\\} (\\d+)$`, 'm');
+  return Number(line.exec(text)?.[1]);
+}
+
 const simple = join(corpusHtml, 'jod-test.html');
 /** A page whose script keeps the renderer busy for a while before it loads. */
 const busy = (ms: number) =>
@@ -80,6 +88,7 @@ describe('the warm browser', () => {
     expect(text(next.pdf!)).toContain('Test document');
     expect(renderer.supervisor.stats.launches).toBe(launches + 1);
     expect(await renderer.supervisor.browserPid()).not.toBe(pid);
+    expect(await restarts('crash')).toBe(1);
   });
 
   it('is replaced by a fresh one after N jobs, and every job still succeeds', async () => {
@@ -91,6 +100,8 @@ describe('the warm browser', () => {
     }
     expect(renderer.supervisor.stats.launches).toBeGreaterThan(launches);
     expect(await renderer.supervisor.browserPid()).not.toBe(pid);
+    expect(await restarts('after_jobs')).toBeGreaterThanOrEqual(1);
+    expect(await restarts('crash')).toBe(1);
   });
 
   it('stops a page that never finishes (timeout, 504), and the next job succeeds', async () => {

@@ -3,8 +3,7 @@ import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '@quire/service-kit';
-import type { Family } from '@quire/service-kit';
+import type { Family, Logger, RestartReason } from '@quire/service-kit';
 import { freshProfile, makeTemplate, pipeFiles, profileUrl } from './profile.ts';
 
 /** What went wrong with a conversion, in the engine's terms; the routes turn these into answers. */
@@ -69,8 +68,6 @@ export interface EngineSettings {
   /** Load each application once after a start, so the first real job is fast. */
   warmUp: boolean;
 }
-
-export type RestartReason = 'after_jobs' | 'timeout' | 'crash';
 
 type State = 'starting' | 'idle' | 'busy' | 'restarting' | 'down' | 'stopped';
 

@@ -1,0 +1,68 @@
+import { readdir, stat, statfs } from 'node:fs/promises';
+import { join } from 'node:path';
+import client from 'prom-client';
+import { createMetrics } from '@quire/service-kit';
+
+/**
+ * The kit's request metrics, plus the results: how many were saved, how many are kept and their bytes,
+ * and the room left on the disk that holds them (read at each scrape).
+ */
+export function createGatewayMetrics(resultsDir: string) {
+  const metrics = createMetrics('gateway');
+  const registers = [metrics.registry];
+  const disk = () => statfs(resultsDir).catch(() => undefined);
+  return {
+    ...metrics,
+    resultsSaved: new client.Counter({
+      name: 'quire_results_saved_total',
+      help: 'Results saved for download',
+      registers,
+    }),
+    resultsStored: new client.Gauge({
+      name: 'quire_results_stored',
+      help: 'Results waiting to be downloaded',
+      registers,
+    }),
+    resultsBytes: new client.Gauge({
+      name: 'quire_results_bytes',
+      help: 'Bytes of the files in the results folder',
+      registers,
+      async collect() {
+        this.set(await folderBytes(resultsDir));
+      },
+    }),
+    diskFree: new client.Gauge({
+      name: 'quire_results_disk_free_bytes',
+      help: 'Bytes free for the gateway on the disk that holds the results',
+      registers,
+      async collect() {
+        const s = await disk();
+        if (s) this.set(s.bavail * s.bsize);
+      },
+    }),
+    diskSize: new client.Gauge({
+      name: 'quire_results_disk_size_bytes',
+      help: 'Size of the disk that holds the results',
+      registers,
+      async collect() {
+        const s = await disk();
+        if (s) this.set(s.blocks * s.bsize);
+      },
+    }),
+  };
+}
+
+export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;
+
+async function folderBytes(dir: string): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const sizes = await Promise.all(
+    names.map((name) =>
+      stat(join(dir, name)).then(
+        (s) => (s.isFile() ? s.size : 0),
+        () => 0,
+      ),
+    ),
+  );
+  return sizes.reduce((a, b) => a + b, 0);
+}
