@@ -5,6 +5,7 @@ export * from './limit.ts';
 export * from './log.ts';
 export * from './metrics.ts';
 export * from './pdf.ts';
+export * from './properties.ts';
 export * from './queue.ts';
 export * from './service.ts';
 export * from './sniff.ts';

@@ -11,7 +11,8 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { openPdf } from './pdf.ts';
 import { JobQueue } from './queue.ts';
 import { checkToolRequest, uploadMiddleware, type ToolInput } from './upload.ts';
-import { verifyResult, VerificationError } from './verify.ts';
+import { propertiesHeader } from './properties.ts';
+import { verifyCounted } from './verify.ts';
 import { workdirMiddleware } from './workdir.ts';
 
 export interface ToolContext {
@@ -168,7 +169,7 @@ async function sendResult(
   res.setHeader('Content-Length', String(size));
   res.setHeader('X-Quire-Output-Kind', kind);
   res.setHeader('X-Quire-Output-Name', encodeURIComponent(name));
-  res.setHeader('X-Quire-Properties', JSON.stringify({ bytes: size, ...result.properties }));
+  res.setHeader('X-Quire-Properties', propertiesHeader({ bytes: size, ...result.properties }));
   await new Promise<void>((resolve, reject) => {
     const stream = createReadStream(result.path);
     stream.on('error', reject);
@@ -205,22 +206,12 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
   );
   const result = await run({ ...ctx, inputs });
   const kind = result.kind ?? outputKind(tool, ctx.options);
-  try {
-    const checks = await verifyResult({
-      tool,
-      inputs,
-      options: ctx.options,
-      result: { path: result.path, kind },
-      job: ctx,
-    });
-    return { ...result, kind, properties: { ...result.properties, checks } };
-  } catch (err) {
-    if (err instanceof VerificationError) {
-      metrics.verificationFailures.inc({ tool: tool.id, check: err.check });
-      ctx.log.warn('result failed verification', { tool: tool.id, check: err.check, cause: String(err.cause) });
-    }
-    throw err;
-  }
+  const checks = await verifyCounted(
+    { tool, inputs, options: ctx.options, result: { path: result.path, kind }, job: ctx },
+    tool.id,
+    { metrics, log: ctx.log },
+  );
+  return { ...result, kind, properties: { ...result.properties, checks } };
 }
 
 /** The first input's name with the output's extension, or a plain name for URL tools. */

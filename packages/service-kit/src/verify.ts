@@ -5,6 +5,8 @@ import { expandPageRanges, parsePageRanges, pagesOf, type FileKind, type Tool } 
 import { ToolError } from './errors.ts';
 import { exec } from './exec.ts';
 import { mapLimit } from './limit.ts';
+import type { Logger } from './log.ts';
+import type { Metrics } from './metrics.ts';
 import type { Job } from './pdf.ts';
 import { sniffKind } from './sniff.ts';
 import { extractZip, listZip } from './zip.ts';
@@ -267,6 +269,26 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   if (promise.text) passed.push('text');
   if (promise.pixels) passed.push('pixels');
   return passed;
+}
+
+/**
+ * verifyResult as every route that offers results calls it: a failure is counted under `label` in
+ * quire_verification_failures_total and logged with the check that failed (never the contents).
+ */
+export async function verifyCounted(
+  req: VerifyRequest,
+  label: string,
+  kit: { metrics: Metrics; log: Logger },
+): Promise<string[]> {
+  try {
+    return await verifyResult(req);
+  } catch (err) {
+    if (err instanceof VerificationError) {
+      kit.metrics.verificationFailures.inc({ tool: label, check: err.check });
+      kit.log.warn('result failed verification', { tool: label, check: err.check, cause: String(err.cause) });
+    }
+    throw err;
+  }
 }
 
 async function checkText(pair: PagePair, mark: string[], job: Job): Promise<void> {

@@ -5,18 +5,23 @@ import { basename, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type express from 'express';
 import type { Request, Response } from 'express';
+import { findTool, type Tool } from '@quire/catalog';
 import {
+  propertiesHeader,
   qpdf,
   ToolError,
   uploadedFiles,
   uploadMiddleware,
+  verifyCounted,
   workdirMiddleware,
+  type Job,
   type ServiceKit,
 } from '@quire/service-kit';
 import yazl from 'yazl';
 import { convertDocument } from './convert.ts';
 import { detectOfficeFormat, type OfficeFormat } from '@quire/service-kit';
 import { EngineError, type OfficeEngine } from './engine/engine.ts';
+import { toolFamilies } from './tools.ts';
 
 /**
  * Gotenberg 8's LibreOffice route, so that Gotenberg clients (chromiumly in the gateway) talk to
@@ -39,6 +44,18 @@ export const gotenbergExtensions = [
   'uop', 'uos', 'vdx', 'vor', 'vsd', 'vsdm', 'vsdx', 'wb2', 'wk1', 'wks', 'wmf', 'wpd', 'wpg', 'wps', 'xbm', 'xhtml', 'xls',
   'xlsb', 'xlsm', 'xlsx', 'xlt', 'xltm', 'xltx', 'xlw', 'xml', 'xpm', 'zabw', 'ppsx', 'ppsm', 'sdw', 'uot',
 ].map((e) => `.${e}`);
+
+/** The route's name in metrics and logs, beside the catalog's tool ids. */
+const route = 'libreoffice-convert';
+
+/**
+ * The catalog tool whose promise a converted document is held to: its application's. Drawings, which
+ * no tool takes, are held to the text documents' (every office conversion promises the same).
+ */
+function promiseOf(family: string): Tool {
+  const id = Object.entries(toolFamilies).find(([, f]) => f === family)?.[0] ?? 'word-to-pdf';
+  return findTool(id)!;
+}
 
 /** An answer in Gotenberg's manner: a status and a short plain-text message. */
 export class GotenbergError extends Error {
@@ -269,7 +286,7 @@ export function gotenbergRoutes(app: express.Express, kit: ServiceKit, engine: O
     workdirMiddleware('office'),
     (req, res, next) => upload(req, res, (err?: unknown) => (err ? sendError(res, kit, uploadError(err)) : next())),
     async (req, res) => {
-      const end = kit.metrics.duration.startTimer({ tool: 'libreoffice-convert' });
+      const end = kit.metrics.duration.startTimer({ tool: route });
       kit.metrics.inFlight.inc();
       res.on('close', () => {
         kit.metrics.inFlight.dec();
@@ -297,63 +314,104 @@ export function gotenbergRoutes(app: express.Express, kit: ServiceKit, engine: O
         res.on('close', () => {
           if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
         });
-        const outputs = await kit.queue.run(async () => {
-          const deadline = Date.now() + kit.timeoutMs;
+        // Every document is converted and verified, and so is the merge, inside the queue slot and the time limit.
+        const result = await kit.queue.run(async () => {
+          const job: Job = { workdir, signal: abort.signal, deadline: Date.now() + kit.timeoutMs };
           const timer = setTimeout(() => abort.abort(new ToolError('timeout')), kit.timeoutMs);
           try {
-            const made: { path: string; name: string }[] = [];
+            const made: Offered[] = [];
             for (const [i, f] of form.files.entries()) {
+              const format = formats[i]!;
               const out = await convertDocument(engine, {
                 path: f.path,
                 name: f.name,
-                format: formats[i]!,
+                format,
                 ...(form.password ? { password: form.password } : {}),
                 ...(form.pageRange ? { pageRange: form.pageRange } : {}),
                 landscape: form.landscape,
                 exportOptions: form.exportOptions,
-                workdir,
-                signal: abort.signal,
-                deadline,
+                ...job,
               });
-              made.push({ path: out.path, name: `${f.name}.pdf` });
+              const checks = await verifyCounted(
+                {
+                  tool: promiseOf(out.family),
+                  inputs: format.kind ? [{ path: f.path, kind: format.kind }] : [],
+                  options: {},
+                  result: { path: out.path, kind: 'pdf' },
+                  job,
+                },
+                route,
+                kit,
+              );
+              made.push({ path: out.path, name: `${f.name}.pdf`, checks });
             }
-            return made;
+            return await assemble(made, form.merge, job, kit);
           } finally {
             clearTimeout(timer);
           }
         }, abort.signal);
         const filename = outputFilename(req);
-        let result: string;
-        let type: string;
-        let ext: string;
-        if (outputs.length === 1) {
-          [result, type, ext] = [outputs[0]!.path, 'application/pdf', '.pdf'];
-        } else if (form.merge) {
-          result = join(workdir, 'merged.pdf');
-          await qpdf(['--empty', '--pages', ...outputs.map((o) => o.path), '--', result], {
-            workdir,
-            signal: abort.signal,
-            deadline: Date.now() + kit.timeoutMs,
-          });
-          [type, ext] = ['application/pdf', '.pdf'];
-        } else {
-          result = join(workdir, 'result.zip');
-          await zipFiles(outputs, result);
-          [type, ext] = ['application/zip', '.zip'];
-        }
-        const { size } = await stat(result);
+        const { size } = await stat(result.path);
         res
           .status(200)
-          .type(type)
-          .attachment(`${filename ?? randomUUID()}${ext}`)
-          .setHeader('Content-Length', String(size));
-        await pipeline(createReadStream(result), res);
-        kit.metrics.requests.inc({ tool: 'libreoffice-convert', outcome: 'ok' });
+          .type(result.type)
+          .attachment(`${filename ?? randomUUID()}${result.ext}`)
+          .setHeader('Content-Length', String(size))
+          // Beyond Gotenberg's headers, as the kit's routes say it: what was checked before the answer.
+          .setHeader(
+            'X-Quire-Properties',
+            propertiesHeader({ bytes: size, files: result.files, checks: result.checks }),
+          );
+        await pipeline(createReadStream(result.path), res);
+        kit.metrics.requests.inc({ tool: route, outcome: 'ok' });
       } catch (err) {
         sendError(res, kit, toGotenbergError(err, pageRange));
       }
     },
   );
+}
+
+/** A converted document that passed its checks. */
+interface Offered {
+  path: string;
+  name: string;
+  checks: string[];
+}
+
+/** What the route answers with, and what was checked of it. */
+interface Answer {
+  path: string;
+  type: string;
+  ext: string;
+  files: number;
+  checks: string[];
+}
+
+/** The one PDF, the documents merged in order (the merge verified in its turn), or a zip of them. */
+async function assemble(made: Offered[], merge: boolean, job: Job, kit: ServiceKit): Promise<Answer> {
+  const pdf = { type: 'application/pdf', ext: '.pdf', files: made.length };
+  if (made.length === 1) return { ...pdf, path: made[0]!.path, checks: made[0]!.checks };
+  if (merge) {
+    const path = join(job.workdir, 'merged.pdf');
+    await qpdf(['--empty', '--pages', ...made.map((o) => o.path), '--', path], job);
+    // Held to the catalog's merge promise: every page of every document in order, text and pixels kept.
+    const checks = await verifyCounted(
+      {
+        tool: findTool('pdf-merge')!,
+        inputs: made.map((o) => ({ path: o.path, kind: 'pdf' as const })),
+        options: {},
+        result: { path, kind: 'pdf' },
+        job,
+      },
+      route,
+      kit,
+    );
+    return { ...pdf, path, checks };
+  }
+  const path = join(job.workdir, 'result.zip');
+  await zipFiles(made, path);
+  // Every document in it passed the same checks; the zip only gathers them.
+  return { path, type: 'application/zip', ext: '.zip', files: made.length, checks: made[0]!.checks };
 }
 
 /** The trace id: the client's Gotenberg-Trace, else our request id (the two are the same id). */
@@ -375,7 +433,7 @@ function sendError(res: Response, kit: ServiceKit, err: GotenbergError): void {
     const cause = err.cause as { message?: string; cause?: unknown } | undefined;
     kit.log.log(code, err.message, { status: err.status, cause: cause?.message ?? String(cause ?? '') });
   }
-  kit.metrics.requests.inc({ tool: 'libreoffice-convert', outcome: String(err.status) });
+  kit.metrics.requests.inc({ tool: route, outcome: String(err.status) });
   if (res.headersSent) {
     res.destroy();
     return;

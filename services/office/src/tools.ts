@@ -40,8 +40,9 @@ function officeToPdf(engine: OfficeEngine, family: Family): ToolRun {
         signal: ctx.signal,
         deadline: ctx.deadline,
       });
-      const pages = await pageCount(out.path, ctx);
-      return { path: out.path, properties: { pages, format: format.ext } };
+      // A PDF qpdf cannot count is ours, not the document's: verification rejects it as such.
+      const pages = await pageCount(out.path, ctx).catch(() => undefined);
+      return { path: out.path, properties: { ...(pages ? { pages } : {}), format: format.ext } };
     } catch (err) {
       throw toContractError(err, family);
     }

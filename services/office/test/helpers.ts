@@ -1,13 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { crc32, deflateSync } from 'node:zlib';
+import { expect } from 'vitest';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
+import type { OfficeApp } from '../src/app.ts';
 
 export const corpus = new URL('../../../../shared/corpus/office/', import.meta.url).pathname;
 export const office = (name: string) => join(corpus, name);
@@ -79,6 +81,22 @@ export function leftovers(dir: string): string[] {
     return readdirSync(dir, { recursive: true }).map(String);
   } catch {
     return [];
+  }
+}
+
+/**
+ * Closes an app, then checks that nothing was left behind: request work directories, listener
+ * profiles, LibreOffice temp files. Removes the work directory either way.
+ */
+export async function closeLeavingNothing(app: OfficeApp, work: string): Promise<void> {
+  const root = app.engine.settings.root;
+  await app.close();
+  await new Promise((r) => setTimeout(r, 200));
+  try {
+    expect(leftovers(work)).toEqual([]);
+    expect(existsSync(root)).toBe(false);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

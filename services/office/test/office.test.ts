@@ -14,9 +14,9 @@ import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type OfficeApp } from '../src/app.ts';
 import {
+  closeLeavingNothing,
   corpusDocuments,
   imageCount,
-  leftovers,
   office,
   overlap,
   pageSize,
@@ -50,16 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((r) => server.close(r));
   rmSync(scratch, { recursive: true, force: true });
-  const root = app.engine.settings.root;
-  await app.close();
-  // Nothing left behind: request work directories, listener profiles, LibreOffice temp files.
-  await new Promise((r) => setTimeout(r, 200));
-  try {
-    expect(leftovers(work)).toEqual([]);
-    expect(existsSync(root)).toBe(false);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  await closeLeavingNothing(app, work);
 });
 
 /** Posts files to the Gotenberg route and keeps the answer's bytes. */
