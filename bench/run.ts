@@ -1,6 +1,7 @@
 /** Runs every benchmark, each against its baseline in the same run, and writes bench/results/. */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { benchCompress } from './compress.ts';
 import { benchEditor } from './editor.ts';
 import { benchFidelity } from './fidelity.ts';
 import { benchOffice } from './office.ts';
@@ -10,6 +11,7 @@ import { resultsDir, writeReport, type BenchReport } from './lib.ts';
 
 const benches: [string, () => Promise<BenchReport>][] = [
   ['editor', benchEditor],
+  ['compress', benchCompress],
   ['office', benchOffice],
   ['renderer', benchRenderer],
   ['fidelity', benchFidelity],
@@ -17,13 +19,25 @@ const benches: [string, () => Promise<BenchReport>][] = [
 ];
 const only = process.argv.slice(2);
 
-const summaries: string[] = [];
+// Each bench's section of the summary is kept until that bench runs again, so one bench can be rerun alone.
+const summaryFile = join(resultsDir, 'summary.md');
+const marker = (name: string) => `<!-- bench: ${name} -->`;
+const previous = await readFile(summaryFile, 'utf8').catch(() => '');
+const sections = new Map(
+  benches.map(([name]) => {
+    const start = previous.indexOf(marker(name));
+    if (start < 0) return [name, ''];
+    const end = previous.indexOf('<!-- bench: ', start + 1);
+    return [name, previous.slice(start + marker(name).length, end < 0 ? undefined : end).trim()];
+  }),
+);
 for (const [name, bench] of benches) {
   if (only.length && !only.includes(name)) continue;
   console.error(`bench: ${name}…`);
   const report = await bench();
   await writeReport(report);
-  summaries.push(report.summary);
+  sections.set(name, report.summary);
   console.log(`${report.summary}\n`);
 }
-await writeFile(join(resultsDir, 'summary.md'), `# Benchmarks\n\n${summaries.join('\n\n')}\n`);
+const body = [...sections].filter(([, text]) => text).map(([name, text]) => `${marker(name)}\n${text}`);
+await writeFile(summaryFile, `# Benchmarks\n\n${body.join('\n\n')}\n`);
