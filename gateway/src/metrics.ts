@@ -1,3 +1,4 @@
+import type { StatsFs } from 'node:fs';
 import { readdir, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import client from 'prom-client';
@@ -10,7 +11,16 @@ import { createMetrics } from '@quire/service-kit';
 export function createGatewayMetrics(resultsDir: string) {
   const metrics = createMetrics('gateway');
   const registers = [metrics.registry];
-  const disk = () => statfs(resultsDir).catch(() => undefined);
+  const diskGauge = (name: string, help: string, bytes: (s: StatsFs) => number) =>
+    new client.Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const s = await statfs(resultsDir).catch(() => undefined);
+        if (s) this.set(bytes(s));
+      },
+    });
   return {
     ...metrics,
     resultsSaved: new client.Counter({
@@ -31,24 +41,16 @@ export function createGatewayMetrics(resultsDir: string) {
         this.set(await folderBytes(resultsDir));
       },
     }),
-    diskFree: new client.Gauge({
-      name: 'quire_results_disk_free_bytes',
-      help: 'Bytes free for the gateway on the disk that holds the results',
-      registers,
-      async collect() {
-        const s = await disk();
-        if (s) this.set(s.bavail * s.bsize);
-      },
-    }),
-    diskSize: new client.Gauge({
-      name: 'quire_results_disk_size_bytes',
-      help: 'Size of the disk that holds the results',
-      registers,
-      async collect() {
-        const s = await disk();
-        if (s) this.set(s.blocks * s.bsize);
-      },
-    }),
+    diskFree: diskGauge(
+      'quire_results_disk_free_bytes',
+      'Bytes free for the gateway on the disk that holds the results',
+      (s) => s.bavail * s.bsize,
+    ),
+    diskSize: diskGauge(
+      'quire_results_disk_size_bytes',
+      'Size of the disk that holds the results',
+      (s) => s.blocks * s.bsize,
+    ),
   };
 }
 

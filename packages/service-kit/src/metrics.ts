@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { Logger } from './log.ts';
+import type { JobQueue } from './queue.ts';
 
 /** Why an engine (a LibreOffice listener, Chromium) was replaced: planned after N jobs, a job that hung, a crash. */
 export const restartReasons = ['after_jobs', 'timeout', 'crash'] as const;
@@ -39,16 +40,6 @@ export function createMetrics(service: string) {
       labelNames: ['tool', 'check'] as const,
       registers: [registry],
     }),
-    queueSize: new client.Gauge({
-      name: 'quire_queue_size',
-      help: 'Jobs waiting for an engine',
-      registers: [registry],
-    }),
-    queueCapacity: new client.Gauge({
-      name: 'quire_queue_capacity',
-      help: 'Jobs that may wait (QUEUE_MAX_WAITING); past that a call gets 429 busy',
-      registers: [registry],
-    }),
     engineRestarts: new client.Counter({
       name: 'quire_engine_restarts_total',
       help: 'Engine restarts by engine (libreoffice, chromium) and reason (after_jobs is planned)',
@@ -59,6 +50,27 @@ export function createMetrics(service: string) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** A service's queue, read at each scrape: how many jobs wait, and how many may. */
+export function watchQueue(metrics: Metrics, queue: JobQueue): void {
+  const registers = [metrics.registry];
+  new client.Gauge({
+    name: 'quire_queue_size',
+    help: 'Jobs waiting for an engine',
+    registers,
+    collect() {
+      this.set(queue.size);
+    },
+  });
+  new client.Gauge({
+    name: 'quire_queue_capacity',
+    help: 'Jobs that may wait (QUEUE_MAX_WAITING); past that a call is answered busy',
+    registers,
+    collect() {
+      this.set(queue.maxWaiting);
+    },
+  });
+}
 
 /** Counts an engine's restarts; every reason starts at 0, so that a first restart shows as an increase. */
 export function countRestarts(metrics: Metrics, engine: string): (reason: RestartReason) => void {

@@ -7,7 +7,7 @@ import { fileKinds, findTool, outputKind, services, type FileKind, type ServiceN
 import { envInt } from './config.ts';
 import { ToolError, toToolError } from './errors.ts';
 import { createLogger, requestIdMiddleware, type Logger } from './log.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
+import { createMetrics, trackRequest, watchQueue, type Metrics } from './metrics.ts';
 import { openPdf } from './pdf.ts';
 import { JobQueue } from './queue.ts';
 import { checkToolRequest, uploadMiddleware, type ToolInput } from './upload.ts';
@@ -70,6 +70,7 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
   const timeoutMs = envInt('JOB_TIMEOUT_MS', 120_000);
   const queue = new JobQueue(envInt('QUEUE_CONCURRENCY', availableParallelism()), envInt('QUEUE_MAX_WAITING', 20));
   const kit: ServiceKit = { log, metrics, queue, timeoutMs };
+  watchQueue(metrics, queue);
 
   const app = express();
   app.disable('x-powered-by');
@@ -85,8 +86,8 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
     }
   });
 
-  app.get('/prometheus/metrics', async (_req, res) => {
-    metrics.queueSize.set(queue.size);
+  // Prometheus's usual path, and Gotenberg's (the office service speaks its API).
+  app.get(['/metrics', '/prometheus/metrics'], async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
@@ -106,12 +107,7 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
     uploadMiddleware(),
     async (req, res, next) => {
       const tool = res.locals.tool as Tool;
-      const end = metrics.duration.startTimer({ tool: tool.id });
-      metrics.inFlight.inc();
-      res.on('close', () => {
-        metrics.inFlight.dec();
-        end();
-      });
+      const finish = trackRequest(kit, tool.id, res.locals.requestId as string);
       try {
         const request = await checkToolRequest(tool, req);
         const abort = new AbortController();
@@ -141,9 +137,9 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
           }
         }, abort.signal);
         await sendResult(res, tool, request.options, request.inputs[0]?.name, result);
-        metrics.requests.inc({ tool: tool.id, outcome: 'ok' });
+        finish('ok');
       } catch (err) {
-        metrics.requests.inc({ tool: tool.id, outcome: toToolError(err).code });
+        finish(toToolError(err).code);
         next(err);
       }
     },

@@ -10,6 +10,7 @@ import {
   propertiesHeader,
   qpdf,
   ToolError,
+  trackRequest,
   uploadedFiles,
   uploadMiddleware,
   verifyCounted,
@@ -286,12 +287,8 @@ export function gotenbergRoutes(app: express.Express, kit: ServiceKit, engine: O
     workdirMiddleware('office'),
     (req, res, next) => upload(req, res, (err?: unknown) => (err ? sendError(res, kit, uploadError(err)) : next())),
     async (req, res) => {
-      const end = kit.metrics.duration.startTimer({ tool: route });
-      kit.metrics.inFlight.inc();
-      res.on('close', () => {
-        kit.metrics.inFlight.dec();
-        end();
-      });
+      // Counted from here, as the kit's routes are: a request refused before its upload was read is not.
+      const finish = trackRequest(kit, route, res.locals.requestId as string);
       let pageRange = '';
       try {
         const form = parseForm(req);
@@ -363,9 +360,11 @@ export function gotenbergRoutes(app: express.Express, kit: ServiceKit, engine: O
             propertiesHeader({ bytes: size, files: result.files, checks: result.checks }),
           );
         await pipeline(createReadStream(result.path), res);
-        kit.metrics.requests.inc({ tool: route, outcome: 'ok' });
+        finish('ok');
       } catch (err) {
-        sendError(res, kit, toGotenbergError(err, pageRange));
+        const error = toGotenbergError(err, pageRange);
+        finish(String(error.status));
+        sendError(res, kit, error);
       }
     },
   );
@@ -433,7 +432,6 @@ function sendError(res: Response, kit: ServiceKit, err: GotenbergError): void {
     const cause = err.cause as { message?: string; cause?: unknown } | undefined;
     kit.log.log(code, err.message, { status: err.status, cause: cause?.message ?? String(cause ?? '') });
   }
-  kit.metrics.requests.inc({ tool: route, outcome: String(err.status) });
   if (res.headersSent) {
     res.destroy();
     return;

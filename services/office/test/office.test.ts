@@ -314,7 +314,7 @@ describe("Gotenberg's LibreOffice route, driven by chromiumly", () => {
       'quire_queue_size',
       'gotenberg_libreoffice_requests_queue_size',
       'gotenberg_libreoffice_restarts_count',
-      'quire_office_restarts_total{reason="after_jobs"',
+      'quire_engine_restarts_total{engine="libreoffice",reason="after_jobs"',
       'quire_office_listeners_ready',
     ]) {
       expect(metrics.text).toContain(name);

@@ -1,0 +1,282 @@
+/**
+ * Metrics as an operator sees them: the real Prometheus scrapes a whole local stack with the config
+ * that infra/prometheus/config.ts renders (the committed prometheus.yml is the same config for compose),
+ * evaluates infra/prometheus/alerts.yml on it, and answers for the series that a few real tool calls
+ * leave behind. promtool checks the committed config, the rules and their unit tests.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCodes, services, type ServiceName } from '@quire/catalog';
+import { composeConfig, prometheusConfig, type ScrapeTargets } from '../../infra/prometheus/config.ts';
+import { freePort } from '../../gateway/test/firebase-emulator.ts';
+import { repoRoot, startStack, type Stack } from '../../scripts/stack.ts';
+import { corpusDir, corpusFiles } from '../lib/corpus.ts';
+import { post, runTool } from '../lib/http.ts';
+
+const infra = join(repoRoot, 'infra', 'prometheus');
+const jobs = ['gateway', ...Object.keys(services)];
+
+function promtool(...args: string[]) {
+  const r = spawnSync('promtool', args, { cwd: infra, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+describe('the committed Prometheus files', () => {
+  it('prometheus.yml is the config rendered from the catalog, for compose', async () => {
+    expect(await readFile(join(infra, 'prometheus.yml'), 'utf8')).toBe(composeConfig());
+  });
+
+  it('promtool accepts the config and its rules', () => {
+    const config = promtool('check', 'config', 'prometheus.yml');
+    expect(config.output).toContain('SUCCESS: 1 rule files found');
+    expect(config.status).toBe(0);
+    const rules = promtool('check', 'rules', 'alerts.yml');
+    expect(rules.output).toMatch(/SUCCESS: \d+ rules found/);
+    expect(rules.status).toBe(0);
+  });
+
+  it('every alert fires on what it should, and not on what it should not', () => {
+    const tests = promtool('test', 'rules', 'alerts.test.yml');
+    expect(tests.output).toContain('SUCCESS');
+    expect(tests.status).toBe(0);
+  });
+
+  it('counts as failures on our side exactly the error codes with a 5xx status', async () => {
+    const rules = await readFile(join(infra, 'alerts.yml'), 'utf8');
+    const pattern = /record: service:quire_server_errors:increase10m\s+expr: .*outcome=~"([^"]+)"/.exec(rules)?.[1];
+    const codes = pattern?.split('|').filter((c) => /^[a-z_]+$/.test(c));
+    const serverSide = Object.entries(errorCodes).filter(([, e]) => e.status >= 500);
+    expect(codes?.sort()).toEqual(serverSide.map(([code]) => code).sort());
+  });
+});
+
+/** Stops a process group: SIGTERM, then SIGKILL when it has not exited within `graceMs`. */
+async function stopGroup(proc: ChildProcess, graceMs: number): Promise<void> {
+  const exited = new Promise<void>((r) =>
+    proc.exitCode !== null || proc.signalCode !== null ? r() : proc.once('exit', () => r()),
+  );
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-proc.pid!, signal);
+    } catch {
+      // gone already
+    }
+  };
+  kill('SIGTERM');
+  const late = await Promise.race([exited.then(() => false), new Promise((r) => setTimeout(() => r(true), graceMs))]);
+  if (late) kill('SIGKILL');
+  await exited;
+}
+
+/** Polls until `check` returns a value, or fails with the last thing it said once `ms` have passed. */
+async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const got = await check();
+      if (got !== undefined) return got;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`${what}: not so after ${ms / 1000} s (${String(last ?? 'no error')})`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+interface Sample {
+  metric: Record<string, string>;
+  value: [number, string];
+}
+
+describe('Prometheus scraping a running stack', () => {
+  let stack: Stack;
+  let dir: string;
+  let prometheus: ChildProcess | undefined;
+  let promUrl: string;
+  let killTimer: NodeJS.Timeout | undefined;
+  const resultBytes: number[] = [];
+  let downloads: string | undefined;
+
+  async function api<T>(path: string): Promise<T> {
+    const res = await fetch(`${promUrl}/api/v1/${path}`, { signal: AbortSignal.timeout(10_000) });
+    const body = (await res.json()) as { status: string; data: T; error?: string };
+    if (body.status !== 'success') throw new Error(`${path}: ${body.error}`);
+    return body.data;
+  }
+  const query = (expr: string) =>
+    api<{ result: Sample[] }>(`query?query=${encodeURIComponent(expr)}`).then((d) => d.result);
+  /** The series of `expr` once there are `count` of them, by the value of `label`. */
+  const seriesBy = (expr: string, label: string, count: number) =>
+    until(`${count} series of ${expr}`, async () => {
+      const result = await query(expr);
+      if (result.length < count) return undefined;
+      return Object.fromEntries(result.map((s) => [s.metric[label] ?? '', Number(s.value[1])]));
+    });
+
+  beforeAll(async () => {
+    // A short path: Chromium's socket in the renderer's work folder must fit in 108 bytes.
+    dir = await mkdtemp(join(tmpdir(), 'quire-prom-'));
+    stack = await startStack({
+      runDir: dir,
+      portOffset: 21_000,
+      authEmulator: false,
+      // Each engine replaced after one job, so that one call per engine shows up as a restart.
+      env: { OFFICE_RESTART_AFTER: '1', RENDERER_RESTART_AFTER_JOBS: '1' },
+    });
+    const hostOf = (url: string | undefined) => [new URL(url!).host];
+    const targets = { gateway: hostOf(stack.gatewayUrl) } as ScrapeTargets;
+    for (const name of Object.keys(services) as ServiceName[]) targets[name] = hostOf(stack.serviceUrls[name]);
+    await mkdir(join(dir, 'prometheus'));
+    const config = join(dir, 'prometheus', 'prometheus.yml');
+    await writeFile(
+      config,
+      prometheusConfig(targets, { scrapeInterval: '1s', ruleFiles: [join(infra, 'alerts.yml')] }),
+    );
+    const port = await freePort();
+    promUrl = `http://127.0.0.1:${port}`;
+    prometheus = spawn(
+      'prometheus',
+      [
+        `--config.file=${config}`,
+        `--storage.tsdb.path=${join(dir, 'prometheus', 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let errors = '';
+    prometheus.stderr!.on('data', (d: Buffer) => (errors = `${errors}${d.toString()}`.slice(-4000)));
+    // Whatever happens to this file's hooks, Prometheus does not outlive it by long.
+    killTimer = setTimeout(() => void (prometheus && stopGroup(prometheus, 5000)), 15 * 60_000).unref();
+    await until('Prometheus ready', async () => {
+      if (prometheus!.exitCode !== null) throw new Error(`prometheus exited: ${errors}`);
+      const res = await fetch(`${promUrl}/-/ready`).catch(() => undefined);
+      return res?.ok ? true : undefined;
+    });
+
+    // A few real calls: one per engine, and a caller's mistake.
+    const pdf = join(corpusDir, 'pdf', 'pdfminer-simple1.pdf');
+    const rotated = await runTool(stack.url, 'rotate-pdf', [pdf], { angle: '90' });
+    const word = await runTool(stack.url, 'word-to-pdf', [join(corpusDir, 'office', 'jod-test.odt')]);
+    const page = await runTool(stack.url, 'html-to-pdf', [join(corpusDir, 'html', 'gotenberg-pages-12.html')]);
+    for (const r of [rotated, word, page]) resultBytes.push((await stat(r.path)).size);
+    downloads = dirname(rotated.path);
+    const locked = corpusFiles().find((f) => f.file === 'pdf-encrypted/pdfminer-aes-128.pdf')!;
+    const wrong = await post(`${stack.url}/api.php?tool=pdf-unlock`, [locked.path], { password: 'not-it' });
+    expect(wrong.body.error?.code).toBe('wrong_password');
+  });
+
+  afterAll(async () => {
+    clearTimeout(killTimer);
+    if (prometheus) await stopGroup(prometheus, 10_000);
+    await stack?.stop();
+    for (const d of [dir, downloads]) if (d) await rm(d, { recursive: true, force: true });
+  });
+
+  it('scrapes the gateway and every service of the catalog', async () => {
+    const up = await until('every target up', async () => {
+      const { activeTargets } = await api<{ activeTargets: { labels: { job: string }; health: string }[] }>('targets');
+      const healthy = activeTargets.filter((t) => t.health === 'up').map((t) => t.labels.job);
+      return healthy.length === jobs.length ? healthy : undefined;
+    });
+    expect(up.sort()).toEqual([...jobs].sort());
+    expect(await seriesBy('up', 'job', jobs.length)).toEqual(Object.fromEntries(jobs.map((j) => [j, 1])));
+  });
+
+  it('counts each call by tool and outcome, at the gateway and at the service that ran it', async () => {
+    expect(await seriesBy('quire_requests_total{tool="rotate-pdf",outcome="ok"}', 'service', 2)).toEqual({
+      gateway: 1,
+      'pdf-editor': 1,
+    });
+    expect(await seriesBy('quire_requests_total{tool="pdf-unlock",outcome="wrong_password"}', 'service', 2)).toEqual({
+      gateway: 1,
+      'pdf-editor': 1,
+    });
+    // The gateway reaches the office service through its Gotenberg route.
+    expect(await seriesBy('quire_requests_total{outcome="ok",service="office"}', 'tool', 1)).toEqual({
+      'libreoffice-convert': 1,
+    });
+    expect(await seriesBy('quire_requests_total{outcome="ok",service="renderer"}', 'tool', 1)).toEqual({
+      'html-to-pdf': 1,
+    });
+    expect(await seriesBy('quire_request_duration_seconds_count{tool="rotate-pdf"}', 'service', 2)).toEqual({
+      gateway: 1,
+      'pdf-editor': 1,
+    });
+  });
+
+  it('shows requests in flight everywhere, and each service queue with its capacity', async () => {
+    expect(await seriesBy('quire_requests_in_flight', 'service', jobs.length)).toEqual(
+      Object.fromEntries(jobs.map((j) => [j, 0])),
+    );
+    const names = Object.keys(services);
+    expect(await seriesBy('quire_queue_size', 'service', names.length)).toEqual(
+      Object.fromEntries(names.map((n) => [n, 0])),
+    );
+    expect(await seriesBy('quire_queue_capacity', 'service', names.length)).toEqual(
+      Object.fromEntries(names.map((n) => [n, 20])),
+    );
+  });
+
+  it('counts engine restarts under one name: LibreOffice and Chromium, each replaced after its job', async () => {
+    const planned = await until('a planned restart of each engine', async () => {
+      const by = await seriesBy('quire_engine_restarts_total{reason="after_jobs"}', 'engine', 2);
+      return by.libreoffice! >= 1 && by.chromium! >= 1 ? by : undefined;
+    });
+    expect(Object.keys(planned).sort()).toEqual(['chromium', 'libreoffice']);
+    const services = await seriesBy('quire_engine_restarts_total', 'service', 2);
+    expect(Object.keys(services).sort()).toEqual(['office', 'renderer']);
+    // Nothing crashed or hung: those series exist, at 0.
+    const unplanned = await query('quire_engine_restarts_total{reason=~"crash|timeout"}');
+    expect(unplanned.map((s) => `${s.metric.engine} ${s.metric.reason} ${s.value[1]}`).sort()).toEqual([
+      'chromium crash 0',
+      'chromium timeout 0',
+      'libreoffice crash 0',
+      'libreoffice timeout 0',
+    ]);
+  });
+
+  it('counts the results saved and kept, their bytes and the room left for them', async () => {
+    const total = resultBytes.reduce((a, b) => a + b, 0);
+    const one = async (expr: string) => (await seriesBy(expr, 'service', 1)).gateway;
+    expect(await one('quire_results_saved_total')).toBe(3);
+    expect(await one('quire_results_stored')).toBe(3);
+    expect(await one('quire_results_bytes')).toBe(total);
+    const free = (await one('quire_results_disk_free_bytes'))!;
+    const size = (await one('quire_results_disk_size_bytes'))!;
+    expect(free).toBeGreaterThan(total);
+    expect(size).toBeGreaterThan(free);
+  });
+
+  it('evaluates every alerting and recording rule without error, and none fires', async () => {
+    const groups = await until('every rule evaluated', async () => {
+      const { groups } = await api<{
+        groups: { rules: { name: string; health: string; lastError?: string; state?: string }[] }[];
+      }>('rules');
+      const rules = groups.flatMap((g) => g.rules);
+      return rules.length > 0 && rules.every((r) => r.health !== 'unknown') ? rules : undefined;
+    });
+    expect(groups.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError}`)).toEqual([]);
+    expect(groups.filter((r) => r.state === 'firing' || r.state === 'pending').map((r) => r.name)).toEqual([]);
+  });
+
+  it("answers every query of the Grafana dashboard, with data for each service's requests", async () => {
+    const dashboard = JSON.parse(
+      await readFile(join(repoRoot, 'infra', 'grafana', 'dashboards', 'quire.json'), 'utf8'),
+    ) as { panels: { title: string; targets?: { expr: string }[] }[] };
+    const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
+    expect(exprs.length).toBeGreaterThanOrEqual(10);
+    for (const { expr } of exprs) {
+      for (const service of jobs) {
+        // Grafana's own variables, as it would fill them in.
+        await query(expr.replaceAll('$service', service).replaceAll('$__rate_interval', '1m'));
+      }
+    }
+    const requests = exprs.find((e) => e.panel === 'Requests /s by outcome')!.expr;
+    const byOutcome = await query(requests.replaceAll('$service', 'pdf-editor').replaceAll('$__rate_interval', '5m'));
+    expect(byOutcome.map((s) => s.metric.outcome).sort()).toEqual(['ok', 'wrong_password']);
+  });
+});
