@@ -47,6 +47,11 @@ export interface StackOptions {
   servicePorts?: Partial<Record<ServiceName, number>>;
   /** Which services to start; default every one whose `services/<name>/src/main.ts` exists. */
   services?: ServiceName[];
+  /**
+   * How many instances of the gateway and of each service to run; default one. Instance k (from 0)
+   * listens on its port + 100·k; the gateway is given every instance of a service, nginx every gateway.
+   */
+  replicas?: Partial<Record<Replicated, number>>;
   /** The gateway's entry file; default `<root>/gateway/src/main.ts`. */
   gatewayEntry?: string;
   uploadLimitMb?: number;
@@ -78,12 +83,24 @@ export interface Stack {
   url: string;
   gatewayUrl: string;
   serviceUrls: Partial<Record<ServiceName, string>>;
+  /** Every instance of the gateway and of each service, in order: to stop one on purpose. */
+  instances: Partial<Record<Replicated, Instance[]>>;
   runDir: string;
   logDir: string;
   /** Settles when a child exits while the stack is meant to be running, naming it. */
   crashed: Promise<string>;
   /** Stops every child (SIGTERM to its process group, SIGKILL after the grace period). Idempotent. */
   stop(): Promise<void>;
+}
+
+export type Replicated = 'gateway' | ServiceName;
+
+export interface Instance {
+  url: string;
+  /** Its process group's id too: `process.kill(-pid, signal)` reaches what it started. */
+  pid: number;
+  /** Settles when it has exited. */
+  exited: Promise<void>;
 }
 
 interface Child {
@@ -387,10 +404,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const servicePorts = Object.fromEntries(
     serviceNames.map((name) => [name, opts.servicePorts?.[name] ?? services[name].port + offset]),
   ) as Record<ServiceName, number>;
+  /** Each instance's name (for its log) and port: `pdf-editor`, then `pdf-editor-2` 100 ports up... */
+  const instancesOf = (what: Replicated, port: number) =>
+    Array.from({ length: opts.replicas?.[what] ?? 1 }, (_, k) => ({
+      name: k ? `${what}-${k + 1}` : what,
+      port: port + 100 * k,
+    }));
   const wanted: [string, string, number][] = [
     ['nginx', listenHost, publicPort],
-    ['gateway', '127.0.0.1', gatewayPort],
-    ...serviceNames.map((name): [string, string, number] => [name, '127.0.0.1', servicePorts[name]]),
+    ...[...instancesOf('gateway', gatewayPort), ...serviceNames.flatMap((n) => instancesOf(n, servicePorts[n]))].map(
+      (i): [string, string, number] => [i.name, '127.0.0.1', i.port],
+    ),
     ...(authEmulator
       ? Object.entries(emulatorPorts).map(([what, port]): [string, string, number] => [
           `the Auth emulator's ${what}`,
@@ -475,11 +499,17 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ? { FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: demoProjectId }
       : {};
 
-    const layer = serviceNames.map((name) => {
-      serviceUrls[name] = `http://127.0.0.1:${servicePorts[name]}`;
-      return launch(name, process.execPath, node(serviceEntry(name)), common(servicePorts[name], name));
-    });
-    const healthUrls = serviceNames.map((name) => `${serviceUrls[name]}/health`);
+    const instances: Stack['instances'] = {};
+    const start = (what: Replicated, { name, port }: { name: string; port: number }, entry: string, env: object) => {
+      const child = launch(name, process.execPath, node(entry), { ...common(port, name), ...env });
+      (instances[what] ??= []).push({ url: `http://127.0.0.1:${port}`, pid: child.proc.pid!, exited: child.exit });
+      return child;
+    };
+    const layer = serviceNames.flatMap((name) =>
+      instancesOf(name, servicePorts[name]).map((i) => start(name, i, serviceEntry(name), {})),
+    );
+    const healthUrls = serviceNames.flatMap((name) => instances[name]!.map((i) => `${i.url}/health`));
+    for (const name of serviceNames) serviceUrls[name] = instances[name]![0]!.url;
     if (emulator) {
       const keep = ['--export-on-exit', accounts];
       if (existsSync(join(accounts, 'firebase-export-metadata.json'))) keep.push('--import', accounts);
@@ -489,18 +519,19 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     children.push(layer);
     await Promise.all(layer.map((c, i) => waitHealthy(c, healthUrls[i]!, healthTimeoutMs, opts.signal)));
 
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    // Every instance of a service, comma-separated: the gateway shares the calls among them.
     const serviceSettings = Object.fromEntries(
-      serviceNames.map((name) => [services[name].urlSetting, serviceUrls[name]!]),
+      serviceNames.map((name) => [services[name].urlSetting, instances[name]!.map((i) => i.url).join(',')]),
     );
-    const gateway = launch('gateway', process.execPath, node(gatewayEntry), {
-      ...common(gatewayPort, 'gateway'),
-      DATA_DIR: dataDir,
-      ...serviceSettings,
-      ...authSettings,
-    });
-    children.push([gateway]);
-    await waitHealthy(gateway, `${gatewayUrl}/healthz`, healthTimeoutMs, opts.signal);
+    const gateways = instancesOf('gateway', gatewayPort).map((i) =>
+      start('gateway', i, gatewayEntry, { DATA_DIR: dataDir, ...serviceSettings, ...authSettings }),
+    );
+    children.push(gateways);
+    const gatewayUrls = instances.gateway!.map((i) => i.url);
+    await Promise.all(
+      gateways.map((g, i) => waitHealthy(g, `${gatewayUrls[i]}/healthz`, healthTimeoutMs, opts.signal)),
+    );
+    const gatewayUrl = gatewayUrls[0]!;
 
     const conf = join(nginxDir, 'nginx.conf');
     const nginxSettings = {
@@ -508,7 +539,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       staticRoot,
       listenHost,
       port: publicPort,
-      gateways: [`127.0.0.1:${gatewayPort}`],
+      gateways: gatewayUrls.map((u) => new URL(u).host),
       uploadLimitMb,
       jobTimeoutMs,
       accessLog: join(logDir, 'nginx-access.log'),
@@ -521,7 +552,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     children.push([proxy]);
     await waitHealthy(proxy, `${url}/`, healthTimeoutMs, opts.signal);
 
-    return { url, gatewayUrl, serviceUrls, runDir, logDir, crashed, stop };
+    return { url, gatewayUrl, serviceUrls, instances, runDir, logDir, crashed, stop };
   } catch (err) {
     await stop();
     const message = err instanceof Error ? err.message : String(err);

@@ -9,6 +9,8 @@ export interface GatewayConfig {
   /** Where the site's data lives: PostgreSQL when DATABASE_URL is set, else a SQLite file in dataDir. */
   database: { url: string } | { file: string };
   resultsDir: string;
+  /** Results in Redis (REDIS_URL), shared by every gateway; none: files in resultsDir. */
+  redisUrl: string | null;
   resultTtlSeconds: number;
   /** The one upload limit (UPLOAD_LIMIT_MB), in bytes. */
   uploadLimitBytes: number;
@@ -16,7 +18,8 @@ export interface GatewayConfig {
   rateLimitPerMinute: number;
   /** How long the gateway waits for a service: the job's own limit plus a margin. */
   serviceTimeoutMs: number;
-  serviceUrls: Partial<Record<ServiceName, string>>;
+  /** Each service's instances (a comma-separated setting), tried in turn when one refuses the connection. */
+  serviceUrls: Partial<Record<ServiceName, string[]>>;
   /** Where contact messages are also sent by e-mail (SMTP_URL, CONTACT_TO, MAIL_FROM); none: only stored. */
   smtp: { url: string; to: string; from: string } | null;
   /** Firebase Authentication: the project whose ID tokens are accepted, and the web config the site reads. */
@@ -38,12 +41,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   }
   const projectId = env.FIREBASE_PROJECT_ID || 'demo-quire';
   const dataDir = env.DATA_DIR || join(process.cwd(), '.run', 'data');
-  const serviceUrls: Partial<Record<ServiceName, string>> = {};
+  const serviceUrls: Partial<Record<ServiceName, string[]>> = {};
   for (const [name, { urlSetting }] of Object.entries(services) as [ServiceName, (typeof services)[ServiceName]][]) {
-    const url = env[urlSetting];
-    if (!url) continue;
-    if (!URL.canParse(url)) throw new Error(`Setting ${urlSetting} must be a URL, not "${url}"`);
-    serviceUrls[name] = url.replace(/\/+$/, '');
+    const urls = (env[urlSetting] ?? '').split(',').map((u) => u.trim());
+    if (urls.join('') === '') continue;
+    for (const url of urls) {
+      if (!URL.canParse(url))
+        throw new Error(`Setting ${urlSetting} must be a URL or a comma-separated list of URLs, not "${url}"`);
+    }
+    // chromiumly keeps one Gotenberg address per process: several office instances go behind one address.
+    if (name === 'office' && urls.length > 1) throw new Error(`Setting ${urlSetting} takes one URL.`);
+    serviceUrls[name] = urls.map((url) => url.replace(/\/+$/, ''));
   }
   return {
     port: envInt('PORT', 3100, env),
@@ -51,6 +59,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     dataDir,
     database: databaseOf(env, dataDir),
     resultsDir: env.RESULTS_DIR || join(dataDir, 'results'),
+    redisUrl: redisUrlOf(env),
     resultTtlSeconds: envInt('RESULT_TTL_SECONDS', constants.resultTtlSeconds, env),
     uploadLimitBytes: uploadLimitBytes(env),
     rateLimitPerMinute: envInt('RATE_LIMIT_PER_MINUTE', 120, env),
@@ -74,6 +83,15 @@ function databaseOf(env: NodeJS.ProcessEnv, dataDir: string): GatewayConfig['dat
     throw new Error('Setting DATABASE_URL must be a postgres:// connection string.');
   }
   return { url };
+}
+
+function redisUrlOf(env: NodeJS.ProcessEnv): string | null {
+  const url = env.REDIS_URL;
+  if (!url) return null;
+  if (!/^rediss?:\/\//.test(url) || !URL.canParse(url)) {
+    throw new Error('Setting REDIS_URL must be a redis:// or rediss:// address, such as redis://127.0.0.1:6379.');
+  }
+  return url;
 }
 
 function smtpOf(env: NodeJS.ProcessEnv): GatewayConfig['smtp'] {

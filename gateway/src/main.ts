@@ -2,12 +2,18 @@ import { createLogger } from '@quire/service-kit';
 import { createGatewayApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db.ts';
-import { ResultStore } from './results.ts';
+import type { ResultStore } from './results.ts';
+import { LocalResultStore } from './results-local.ts';
+import { RedisResultStore } from './results-redis.ts';
 
 const log = createLogger('gateway');
 const config = readConfig();
 const db = await openDatabase(config.database);
-const store = new ResultStore(config.resultsDir, config.resultTtlSeconds * 1000);
+// Redis when several gateways share results, else files in the data directory.
+const ttlMs = config.resultTtlSeconds * 1000;
+const store: ResultStore = config.redisUrl
+  ? new RedisResultStore(config.redisUrl, ttlMs, log)
+  : new LocalResultStore(config.resultsDir, ttlMs);
 await store.init();
 
 const app = createGatewayApp({ config, db, store, log });
@@ -24,7 +30,7 @@ const sweeper = setInterval(
 
 const stop = () => {
   clearInterval(sweeper);
-  server.close(() => void db.destroy().finally(() => process.exit(0)));
+  server.close(() => void Promise.all([db.destroy(), store.close()]).finally(() => process.exit(0)));
   setTimeout(() => process.exit(0), 10_000).unref();
 };
 process.once('SIGTERM', stop);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createGatewayApp } from '../src/app.ts';
 import { readConfig, type GatewayConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db.ts';
-import { ResultStore } from '../src/results.ts';
+import { LocalResultStore } from '../src/results-local.ts';
 
 export const corpus = new URL('../../../shared/corpus/', import.meta.url).pathname;
 
@@ -13,7 +13,7 @@ export async function makeGateway(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-gw-'));
   const config: GatewayConfig = readConfig({ DATA_DIR: dataDir, ...env });
   const db: Db = await openDatabase(config.database);
-  const store = new ResultStore(config.resultsDir, config.resultTtlSeconds * 1000);
+  const store = new LocalResultStore(config.resultsDir, config.resultTtlSeconds * 1000);
   await store.init();
   const app = createGatewayApp({ config, db, store });
   return { app, db, store, config, dataDir };

@@ -27,15 +27,28 @@ export interface ConfigOptions {
   scrapeInterval: string;
   /** Rule files, relative to the config file or absolute. */
   ruleFiles: string[];
+  /**
+   * Each target is a DNS name to resolve at every refresh, scraping every address it has: in compose
+   * a service scaled to several containers has one name for all of them.
+   */
+  dns?: boolean;
 }
 
 export function prometheusConfig(targets: ScrapeTargets, opts: ConfigOptions): string {
+  const list = (items: string[]) => `[${items.map((i) => `'${i}'`).join(', ')}]`;
   const jobs = Object.entries(targets).map(([job, instances]) =>
     [
       `  - job_name: ${job}`,
       `    metrics_path: ${metricsPath}`,
-      `    static_configs:`,
-      `      - targets: [${instances.map((i) => `'${i}'`).join(', ')}]`,
+      ...(opts.dns
+        ? [
+            `    dns_sd_configs:`,
+            ...instances.flatMap((i) => {
+              const [name, port] = i.split(':');
+              return [`      - names: ${list([name!])}`, `        type: A`, `        port: ${port}`];
+            }),
+          ]
+        : [`    static_configs:`, `      - targets: ${list(instances)}`]),
     ].join('\n'),
   );
   return [
@@ -51,9 +64,9 @@ export function prometheusConfig(targets: ScrapeTargets, opts: ConfigOptions): s
   ].join('\n');
 }
 
-/** The committed config: compose targets, a 15 s scrape, the alerts beside it. */
+/** The committed config: compose targets found by DNS, a 15 s scrape, the alerts beside it. */
 export function composeConfig(): string {
-  return prometheusConfig(composeTargets(), { scrapeInterval: '15s', ruleFiles: ['alerts.yml'] });
+  return prometheusConfig(composeTargets(), { scrapeInterval: '15s', ruleFiles: ['alerts.yml'], dns: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
