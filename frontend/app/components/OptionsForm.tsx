@@ -1,3 +1,4 @@
+import { compressionLevels, type CompressionLevel } from '@quire/catalog/compression';
 import type { OptionField } from '@quire/catalog';
 import type { CopyKey } from '../i18n/use-t.ts';
 import { useT } from '../i18n/use-t.ts';
@@ -41,11 +42,18 @@ export function OptionsForm({
             </label>
           );
         }
+        // A compression level says what it keeps, in the numbers the service holds it to.
+        const level = f.name === 'level' ? compressionLevels[value as CompressionLevel] : undefined;
         return (
           <div key={f.name} className="field">
             <label htmlFor={id}>{label(t, f.name)}</label>
             {f.type === 'choice' ? (
-              <select id={id} value={value} onChange={(e) => onChange(f.name, e.target.value)}>
+              <select
+                id={id}
+                value={value}
+                aria-describedby={level ? `${id}-hint` : undefined}
+                onChange={(e) => onChange(f.name, e.target.value)}
+              >
                 {f.choices.map((c) => (
                   <option key={c} value={c}>
                     {/^\d+$/.test(c) ? `${c}°` : label(t, c)}
@@ -66,6 +74,11 @@ export function OptionsForm({
                 placeholder={f.pattern ? t('options.rangesHint') : undefined}
                 onChange={(e) => onChange(f.name, e.target.value)}
               />
+            )}
+            {level && (
+              <p className="hint" id={`${id}-hint`}>
+                {t('options.levelHint', { dpi: level.dpi, ssim: level.ssim })}
+              </p>
             )}
           </div>
         );

@@ -152,6 +152,8 @@ export const en = {
     low: 'Low: best quality',
     recommended: 'Recommended',
     extreme: 'Extreme: smallest file',
+    levelHint:
+      'Images kept sharp up to {{dpi}} dpi; every page is checked to still look like the original (similarity at least {{ssim}}).',
     ranges: 'Page ranges (empty: every page on its own)',
     pages: 'Pages',
     rangesHint: 'For example 1-3,5,8-',

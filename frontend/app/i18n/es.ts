@@ -149,6 +149,8 @@ export const es: Dictionary = {
     low: 'Baja: máxima calidad',
     recommended: 'Recomendada',
     extreme: 'Extrema: archivo más pequeño',
+    levelHint:
+      'Imágenes nítidas hasta {{dpi}} ppp; comprobamos que cada página sigue pareciéndose al original (similitud de al menos {{ssim}}).',
     ranges: 'Rangos de páginas (vacío: cada página por separado)',
     pages: 'Páginas',
     rangesHint: 'Por ejemplo, 1-3,5,8-',

@@ -150,6 +150,8 @@ export const fr: Dictionary = {
     low: 'Faible : meilleure qualité',
     recommended: 'Recommandée',
     extreme: 'Extrême : fichier le plus léger',
+    levelHint:
+      'Images nettes jusqu’à {{dpi}} ppp ; chaque page est vérifiée pour rester fidèle à l’original (similarité d’au moins {{ssim}}).',
     ranges: 'Plages de pages (vide : chaque page séparément)',
     pages: 'Pages',
     rangesHint: 'Par exemple 1-3,5,8-',

@@ -1,4 +1,5 @@
 export * from './checks.ts';
+export * from './compression.ts';
 export * from './kinds.ts';
 export * from './errors.ts';
 export * from './ranges.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keepsEverything, makesPages, notPaged, type ResultChecks } from './checks.ts';
+import { compressionLevels, type CompressionLevel } from './compression.ts';
 import type { FileKind } from './kinds.ts';
 import { imagePageSize, noOptions, pageRanges, printOptions } from './options.ts';
 
@@ -185,7 +186,9 @@ export const tools = [
     input: onePdf,
     output: 'pdf',
     checks: keepsEverything,
-    options: z.object({ level: z.enum(['low', 'recommended', 'extreme']).default('recommended') }),
+    options: z.object({
+      level: z.enum(Object.keys(compressionLevels) as [CompressionLevel, ...CompressionLevel[]]).default('recommended'),
+    }),
   }),
   defineTool({
     id: 'pdf-merge',

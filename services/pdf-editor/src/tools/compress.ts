@@ -1,76 +1,106 @@
 import { stat } from 'node:fs/promises';
-import { findTool } from '@quire/catalog';
+import { compressionCheckDpi, compressionLevels, findTool, type CompressionLevel } from '@quire/catalog';
 import {
   exec,
+  greySimilarity,
   pageCount,
   qpdf,
   remaining,
+  renderPage,
+  samplePageNumbers,
   ToolError,
+  VerificationError,
   verifyResult,
+  type Grey,
   type ToolContext,
   type ToolRun,
 } from '@quire/service-kit';
+import { recompressImages, type ImageReport } from '../compress/images.ts';
 import { openRepaired, workPath } from '../pdf.ts';
 
-/** Ghostscript's presets for each level: image resolution and quality go down from low to extreme. */
+/** Ghostscript's preset for each level, one of the candidates: resolution and quality go down from low to extreme. */
 const presets = { low: '/printer', recommended: '/ebook', extreme: '/screen' } as const;
 
 /** qpdf's lossless squeeze: object streams and the best Flate, on every candidate. */
 const squeeze = ['--object-streams=generate', '--compress-streams=y', '--recompress-flate', '--compression-level=9'];
 
 /** What Ghostscript may use of the time left, so the other candidates still get returned if it runs long. */
-const ghostscriptShare = 0.85;
+const ghostscriptShare = 0.5;
 
 interface Candidate {
   candidate: string;
   path: string;
+  images?: ImageReport;
 }
 
 /**
- * The smallest of: Ghostscript's rewrite at the level asked for (then squeezed by qpdf), qpdf's
- * lossless squeeze alone, and the input as qpdf repaired (and decrypted) it; only those smaller than
- * the upload that pass the tool's checks (pages, text, no blank page). Otherwise the upload itself.
+ * The smallest of several candidates that keeps every page, its text and its look:
+ * - `images`: our own pass: each photographic image brought down to the resolution it is shown at
+ *   (at most the level's dpi) and re-encoded with mozjpeg at the lowest quality that keeps the level's
+ *   SSIM, then object streams and the best Flate;
+ * - `ghostscript+images`: Ghostscript's rewrite at the level's preset (it subsets and re-encodes fonts),
+ *   then the same image pass and squeeze;
+ * - `ghostscript`, `qpdf` (lossless squeeze alone) and `repaired` (the input as qpdf rebuilt it).
+ * Only candidates smaller than the upload are tried, smallest first; the first that passes the tool's
+ * checks and looks like the input (every sampled page at the level's SSIM, rendered at 72 dpi) wins.
+ * Otherwise the upload itself: never larger, never blank.
  */
 export const compress: ToolRun = async (ctx) => {
   const input = ctx.inputs[0]!;
   const { path: source } = await openRepaired(ctx, input);
   const pages = await pageCount(source, ctx);
-  const level = ctx.options.level as keyof typeof presets;
+  const level = ctx.options.level as CompressionLevel;
+  const target = compressionLevels[level];
 
-  const squeezed = await attempt(ctx, 'qpdf', async () => {
-    const out = workPath(ctx, 'squeezed.pdf');
-    await qpdf([source, ...squeeze, out], ctx);
-    return out;
-  });
-  // Ghostscript flattens form fields into plain drawings: a fillable form keeps to lossless qpdf.
-  const rewritten = (await hasFormFields(ctx, source))
-    ? undefined
-    : await attempt(ctx, 'ghostscript', async () => {
-        const gs = workPath(ctx, 'gs.pdf');
-        await ghostscript(ctx, presets[level], source, gs);
-        const out = workPath(ctx, 'gs-squeezed.pdf');
-        await qpdf([gs, ...squeeze, out], ctx);
-        return out;
-      });
-  const made: Candidate[] = [
-    ...(rewritten ? [{ candidate: 'ghostscript', path: rewritten }] : []),
-    ...(squeezed ? [{ candidate: 'qpdf', path: squeezed }] : []),
-    { candidate: 'repaired', path: source },
-  ];
+  const imagesPass = async (from: string, name: string): Promise<Candidate> => {
+    const mid = workPath(ctx, `${name}-images.pdf`);
+    const images = await recompressImages(from, mid, target, ctx);
+    const out = workPath(ctx, `${name}.pdf`);
+    await qpdf([mid, ...squeeze, out], ctx);
+    return { candidate: name, path: out, images };
+  };
+  // Ghostscript flattens form fields into plain drawings: a fillable form keeps to qpdf and our pass.
+  const forms = await hasFormFields(ctx, source);
+  const [ours, squeezed, rewritten] = await Promise.all([
+    attempt(ctx, 'images', () => imagesPass(source, 'images')),
+    attempt(ctx, 'qpdf', async () => {
+      const out = workPath(ctx, 'squeezed.pdf');
+      await qpdf([source, ...squeeze, out], ctx);
+      return { candidate: 'qpdf', path: out };
+    }),
+    forms
+      ? undefined
+      : attempt(ctx, 'ghostscript', async () => {
+          const gs = workPath(ctx, 'gs.pdf');
+          await ghostscript(ctx, presets[level], source, gs);
+          const out = workPath(ctx, 'ghostscript.pdf');
+          await qpdf([gs, ...squeeze, out], ctx);
+          return { candidate: 'ghostscript', path: out };
+        }),
+  ]);
+  const both =
+    rewritten && (await attempt(ctx, 'ghostscript+images', () => imagesPass(rewritten.path, 'ghostscript+images')));
+  const made = [ours, both, rewritten, squeezed, { candidate: 'repaired', path: source }].filter(
+    (c): c is Candidate => c !== undefined,
+  );
 
-  // Smallest first; the first that keeps every page, its text and its pixels wins (an exit code is no proof).
+  // Smallest first; the first that keeps every page, its text and its look wins (an exit code is no proof).
+  const looks = new Looks(source, pages, target.ssim, ctx);
   const sized = await Promise.all(made.map(async (c) => ({ ...c, bytes: (await stat(c.path)).size })));
   let best: (Candidate & { bytes: number }) | undefined;
   for (const c of sized.filter((c) => c.bytes < input.size).sort((a, b) => a.bytes - b.bytes)) {
-    const checked = await attempt(ctx, `${c.candidate} verification`, () =>
-      verifyResult({
+    const checked = await attempt(ctx, `${c.candidate} verification`, async () => {
+      await verifyResult({
         tool: findTool('pdf-compress')!,
         inputs: [{ path: input.path, kind: 'pdf' }],
         options: ctx.options,
         result: { path: c.path, kind: 'pdf' },
         job: ctx,
-      }),
-    );
+      });
+      // Lossless candidates cannot change a pixel: only a lossy one is looked at.
+      if (c.candidate !== 'qpdf' && c.candidate !== 'repaired') await looks.check(c.path);
+      return true;
+    });
     if (checked) {
       best = c;
       break;
@@ -80,9 +110,52 @@ export const compress: ToolRun = async (ctx) => {
   const chosen = best ?? { candidate: 'original', path: input.path, bytes: (await stat(input.path)).size };
   return {
     path: chosen.path,
-    properties: { pages, bytesBefore: input.size, bytesAfter: chosen.bytes, candidate: chosen.candidate },
+    properties: {
+      pages,
+      bytesBefore: input.size,
+      bytesAfter: chosen.bytes,
+      candidate: chosen.candidate,
+      ...(chosen.images && { imagesRecompressed: chosen.images.recompressed }),
+    },
   };
 };
+
+/**
+ * Whether a candidate's pages still look like the input's: a spread of pages, each rendered grey at
+ * 72 dpi, must keep the level's SSIM. The input's renderings are made once for every candidate.
+ */
+class Looks {
+  private readonly rendered = new Map<number, Promise<Grey | undefined>>();
+  private readonly pages: number[];
+
+  constructor(
+    private readonly source: string,
+    count: number,
+    private readonly floor: number,
+    private readonly ctx: ToolContext,
+  ) {
+    this.pages = samplePageNumbers(count);
+  }
+
+  private original(page: number): Promise<Grey | undefined> {
+    let grey = this.rendered.get(page);
+    if (!grey) this.rendered.set(page, (grey = renderPage(this.source, page, compressionCheckDpi, this.ctx)));
+    return grey;
+  }
+
+  async check(path: string): Promise<void> {
+    for (const page of this.pages) {
+      const [before, after] = await Promise.all([
+        this.original(page),
+        renderPage(path, page, compressionCheckDpi, this.ctx),
+      ]);
+      const score = greySimilarity(before, after);
+      if (score < this.floor) {
+        throw new VerificationError('look', `page ${page} SSIM ${score.toFixed(4)} < ${this.floor}`);
+      }
+    }
+  }
+}
 
 /**
  * Ghostscript's pdfwrite, always with -dSAFER, within the job's time. Any error it reports counts as

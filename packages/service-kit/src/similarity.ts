@@ -1,0 +1,83 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ssim } from 'ssim.js';
+import { exec } from './exec.ts';
+import type { Job } from './pdf.ts';
+
+/** Grey pixels of one image, row by row. */
+export interface Grey {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/**
+ * Mean SSIM of two images of one size, 1 for identical (Wang et al.; ssim.js's fast "weber" variant).
+ * `channels` pixels are compared on their luma.
+ */
+export function similarity(a: Uint8Array, b: Uint8Array, width: number, height: number, channels: number): number {
+  // A tiny image has no room for SSIM's window: equal or not is all it can tell.
+  if (width < 12 || height < 12) return Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0 ? 1 : 0;
+  return ssim(rgba(a, width, height, channels), rgba(b, width, height, channels), { ssim: 'weber' }).mssim;
+}
+
+function rgba(pixels: Uint8Array, width: number, height: number, channels: number) {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0, j = 0; i < width * height; i++, j += channels) {
+    const grey = channels < 3;
+    data[i * 4] = pixels[j]!;
+    data[i * 4 + 1] = pixels[grey ? j : j + 1]!;
+    data[i * 4 + 2] = pixels[grey ? j : j + 2]!;
+    data[i * 4 + 3] = 255;
+  }
+  return { data, width, height };
+}
+
+/** One page of a PDF rendered grey by poppler at `dpi`, or undefined when it does not render. */
+export async function renderPage(path: string, page: number, dpi: number, job: Job): Promise<Grey | undefined> {
+  const out = join(job.workdir, `page-${Math.random().toString(36).slice(2)}`);
+  const args = ['-q', '-gray', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', path, out];
+  await exec('pdftoppm', args, { timeoutMs: Math.max(1000, job.deadline - Date.now()), signal: job.signal });
+  const pgm = await readFile(`${out}.pgm`).catch(() => undefined);
+  await rm(`${out}.pgm`, { force: true });
+  return pgm && parsePgm(pgm);
+}
+
+/** A binary PGM (P5, 8 bits): its size from the header, then the pixels. */
+export function parsePgm(pgm: Buffer): Grey | undefined {
+  const fields: number[] = [];
+  let i = 2;
+  while (fields.length < 3 && i < pgm.length) {
+    while (i < pgm.length && /\s/.test(String.fromCharCode(pgm[i]!))) i++;
+    if (pgm[i] === 0x23) {
+      while (i < pgm.length && pgm[i] !== 0x0a) i++;
+      continue;
+    }
+    let n = '';
+    while (i < pgm.length && /\d/.test(String.fromCharCode(pgm[i]!))) n += String.fromCharCode(pgm[i++]!);
+    fields.push(Number(n));
+  }
+  const [width = 0, height = 0] = fields;
+  const data = pgm.subarray(i + 1, i + 1 + width * height);
+  if (pgm.subarray(0, 2).toString() !== 'P5' || data.length !== width * height) return undefined;
+  return { width, height, data };
+}
+
+/**
+ * SSIM of two renderings of one page. Sizes that differ by a pixel of rounding are compared on their
+ * common area; a page that did not render, or rendered at another size, scores 0.
+ */
+export function greySimilarity(x: Grey | undefined, y: Grey | undefined): number {
+  if (!x || !y || Math.abs(x.width - y.width) > 1 || Math.abs(x.height - y.height) > 1) return 0;
+  const width = Math.min(x.width, y.width);
+  const height = Math.min(x.height, y.height);
+  return similarity(crop(x, width, height), crop(y, width, height), width, height, 1);
+}
+
+function crop(image: Grey, width: number, height: number): Uint8Array {
+  if (image.width === width && image.height === height) return image.data;
+  const out = new Uint8Array(width * height);
+  for (let row = 0; row < height; row++)
+    out.set(image.data.subarray(row * image.width, row * image.width + width), row * width);
+  return out;
+}

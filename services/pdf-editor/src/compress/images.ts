@@ -1,0 +1,236 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { exec, mapLimit, qpdf, similarity, type Job } from '@quire/service-kit';
+
+/**
+ * What a level may do to an image: the resolution it is brought down to, the SSIM it must keep, and
+ * the lowest JPEG quality it may use (SSIM forgives a mostly white scan more than a reader would).
+ */
+export interface ImageTarget {
+  dpi: number;
+  ssim: number;
+  quality: number;
+}
+
+/** A PDF object as qpdf's JSON (version 2) gives it: a value, or a stream's dictionary and data file. */
+type PdfValue = string | number | boolean | null | PdfValue[] | { [key: string]: PdfValue };
+interface JsonObject {
+  value?: PdfValue;
+  stream?: { dict: Record<string, PdfValue>; datafile?: string };
+}
+
+/** What was done to the images of a file, for the result's properties. */
+export interface ImageReport {
+  images: number;
+  recompressed: number;
+  bytesSaved: number;
+}
+
+/** Stream keys that describe page pieces only an authoring program reads, and pre-rendered thumbnails. */
+const droppedPageKeys = ['/Thumb', '/PieceInfo'];
+
+/** The highest JPEG quality tried, and how close the halving gets to the lowest that keeps the level's SSIM. */
+const maxQuality = 95;
+const qualityStep = 5;
+/** A replacement must save at least this share of the image's bytes to be worth a lossy step. */
+const minSaving = 0.1;
+
+/**
+ * Rewrites the photographic images of a PDF smaller: each brought down to the resolution it is shown
+ * at (no further than the level's dpi), then re-encoded with mozjpeg at the lowest quality that keeps
+ * the level's SSIM against the image as shown, or deflated when that is smaller. Bilevel, masked,
+ * palette, CMYK and exotic images are left as they are. Page thumbnails and authoring data go too.
+ * Writes `out` and reports what changed; object streams and the best Flate are applied by the caller.
+ */
+export async function recompressImages(
+  source: string,
+  out: string,
+  target: ImageTarget,
+  job: Job,
+): Promise<ImageReport> {
+  const dir = join(job.workdir, `images-${Math.random().toString(36).slice(2)}`);
+  const [shown, objects] = await Promise.all([displayedResolution(source, job), dumpObjects(source, dir, job)]);
+  const updates: Record<string, JsonObject> = {};
+  const report: ImageReport = { images: 0, recompressed: 0, bytesSaved: 0 };
+
+  const pictures: [string, NonNullable<JsonObject['stream']>, number][] = [];
+  for (const [key, obj] of Object.entries(objects)) {
+    const dict = obj.value && typeof obj.value === 'object' && !Array.isArray(obj.value) ? obj.value : undefined;
+    if (dict?.['/Type'] === '/Page' && droppedPageKeys.some((k) => k in dict)) {
+      updates[key] = { value: Object.fromEntries(Object.entries(dict).filter(([k]) => !droppedPageKeys.includes(k))) };
+    }
+    const ppi = shown.get(objectNumber(key));
+    if (obj.stream?.dict['/Subtype'] === '/Image' && ppi !== undefined) pictures.push([key, obj.stream, ppi]);
+  }
+  report.images = pictures.length;
+  // Two at a time: encoding is CPU-bound, and a job should not take the whole machine.
+  await mapLimit(pictures, 2, async ([key, stream, ppi]) => {
+    const replaced = await recompress(stream, ppi, target, objects).catch(() => undefined);
+    if (!replaced) return;
+    updates[key] = { stream: { dict: replaced.dict, datafile: replaced.file } };
+    report.recompressed++;
+    report.bytesSaved += replaced.saved;
+  });
+
+  const header = { jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: 0 };
+  const update = join(dir, 'update.json');
+  await writeFile(update, JSON.stringify({ qpdf: [header, updates] }));
+  await qpdf([source, `--update-from-json=${update}`, out], job);
+  return report;
+}
+
+/** The object number of a key such as "obj:12 0 R". */
+function objectNumber(key: string): number {
+  return Number(/^obj:(\d+) /.exec(key)?.[1] ?? NaN);
+}
+
+/**
+ * The highest resolution at which each image is drawn on any page (pixels per inch of the page), by
+ * poppler's image listing; images drawn nowhere are absent, and left alone.
+ */
+async function displayedResolution(path: string, job: Job): Promise<Map<number, number>> {
+  const { code, stdout } = await exec('pdfimages', ['-list', path], {
+    timeoutMs: Math.max(1000, job.deadline - Date.now()),
+    signal: job.signal,
+    maxOutput: 16 * 1024 * 1024,
+  });
+  const ppi = new Map<number, number>();
+  if (code !== 0) return ppi;
+  for (const line of stdout.split('\n').slice(2)) {
+    // page num type width height color comp bpc enc interp object gen x-ppi y-ppi size ratio
+    const cols = line.trim().split(/\s+/);
+    if (cols[2] !== 'image' || cols.length < 14) continue;
+    const object = Number(cols[10]);
+    const shownAt = Math.max(Number(cols[12]), Number(cols[13]));
+    if (Number.isFinite(object) && Number.isFinite(shownAt)) ppi.set(object, Math.max(ppi.get(object) ?? 0, shownAt));
+  }
+  return ppi;
+}
+
+/** Every object of the file, with stream data decoded where qpdf can (Flate, LZW...) into files under `dir`. */
+async function dumpObjects(path: string, dir: string, job: Job): Promise<Record<string, JsonObject>> {
+  await mkdir(dir, { recursive: true });
+  const json = join(dir, 'objects.json');
+  await qpdf(
+    [
+      '--json=2',
+      '--json-key=qpdf',
+      '--json-stream-data=file',
+      `--json-stream-prefix=${join(dir, 's')}`,
+      '--decode-level=generalized',
+      path,
+      json,
+    ],
+    job,
+  );
+  const parsed = JSON.parse(await readFile(json, 'utf8')) as { qpdf: [unknown, Record<string, JsonObject>] };
+  return parsed.qpdf[1];
+}
+
+/** Colour components of an image's colour space when it is one whose pixels JPEG can carry as they are. */
+function components(space: PdfValue | undefined, objects: Record<string, JsonObject>): number | undefined {
+  const resolved = typeof space === 'string' && / R$/.test(space) ? objects[`obj:${space}`]?.value : space;
+  if (resolved === '/DeviceGray' || resolved === '/CalGray') return 1;
+  if (resolved === '/DeviceRGB' || resolved === '/CalRGB') return 3;
+  if (Array.isArray(resolved) && resolved[0] === '/ICCBased' && typeof resolved[1] === 'string') {
+    const n = objects[`obj:${resolved[1]}`]?.stream?.dict['/N'];
+    return n === 1 || n === 3 ? n : undefined;
+  }
+  if (Array.isArray(resolved) && (resolved[0] === '/CalGray' || resolved[0] === '/CalRGB')) {
+    return resolved[0] === '/CalGray' ? 1 : 3;
+  }
+  return undefined;
+}
+
+/**
+ * A smaller encoding of one image stream, or undefined when it should stay as it is. `ppi` is the
+ * highest resolution the image is shown at.
+ */
+async function recompress(
+  stream: NonNullable<JsonObject['stream']>,
+  ppi: number,
+  target: ImageTarget,
+  objects: Record<string, JsonObject>,
+): Promise<{ dict: Record<string, PdfValue>; file: string; saved: number } | undefined> {
+  const { dict, datafile } = stream;
+  const filter = dict['/Filter'];
+  const jpeg = filter === '/DCTDecode' || (Array.isArray(filter) && filter.length === 1 && filter[0] === '/DCTDecode');
+  // Masks, colour keys, decode arrays and anything not 8-bit grey or RGB keep their exact pixels.
+  if (!datafile || dict['/ImageMask'] === true || '/Mask' in dict || '/Decode' in dict) return undefined;
+  if (dict['/BitsPerComponent'] !== 8 || (filter !== undefined && !jpeg)) return undefined;
+  const channels = components(dict['/ColorSpace'], objects);
+  const width = Number(dict['/Width']);
+  const height = Number(dict['/Height']);
+  if (!channels || !(width > 0 && height > 0)) return undefined;
+
+  const data = await readFile(datafile);
+  const input = jpeg ? sharp(data) : sharp(data, { raw: { width, height, channels: channels as 1 | 3 } });
+  if (!jpeg && data.length !== width * height * channels) return undefined;
+  // What the image is now, as stored: the bytes a smaller encoding must beat.
+  const before = jpeg ? data.length : deflateSync(data, { level: 9 }).length;
+
+  const scale = Math.min(1, target.dpi / ppi);
+  const size = { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+  const resized = scale < 0.95;
+  const shown = await (resized ? input.resize(size.width, size.height, { kernel: 'lanczos3' }) : input)
+    .toColourspace(channels === 1 ? 'b-w' : 'srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (shown.info.channels !== channels) return undefined;
+  const { width: w, height: h } = shown.info;
+
+  const encodings: { filter: string; bytes: Buffer }[] = [];
+  const jpegBytes = await lowestQuality(shown.data, w, h, channels, target);
+  if (jpegBytes) encodings.push({ filter: '/DCTDecode', bytes: jpegBytes });
+  if (resized) encodings.push({ filter: '/FlateDecode', bytes: deflateSync(shown.data, { level: 9 }) });
+  const best = encodings.sort((a, b) => a.bytes.length - b.bytes.length)[0];
+  if (!best || best.bytes.length > before * (1 - minSaving)) return undefined;
+
+  const file = `${datafile}.new`;
+  await writeFile(file, best.bytes);
+  const { ['/DecodeParms']: _parms, ['/Length']: _length, ...kept } = dict;
+  return {
+    dict: { ...kept, '/Width': w, '/Height': h, '/BitsPerComponent': 8, '/Filter': best.filter },
+    file,
+    saved: before - best.bytes.length,
+  };
+}
+
+/**
+ * The smallest mozjpeg encoding whose SSIM against `pixels` reaches `floor`: the level's lowest quality
+ * when that is enough (most scans and photos), else the lowest passing one found by halving the range.
+ */
+async function lowestQuality(
+  pixels: Buffer,
+  width: number,
+  height: number,
+  channels: number,
+  target: ImageTarget,
+): Promise<Buffer | undefined> {
+  const space = channels === 1 ? 'b-w' : 'srgb';
+  const raw = { width, height, channels: channels as 1 | 3 };
+  const encode = (quality: number) =>
+    sharp(pixels, { raw }).toColourspace(space).jpeg({ quality, mozjpeg: true }).toBuffer();
+  const keeps = async (bytes: Buffer) => {
+    const back = await sharp(bytes).toColourspace(space).raw().toBuffer({ resolveWithObject: true });
+    return back.info.channels === channels && similarity(pixels, back.data, width, height, channels) >= target.ssim;
+  };
+  let low = target.quality;
+  const first = await encode(low);
+  if (await keeps(first)) return first;
+  let high = maxQuality;
+  let best: Buffer | undefined;
+  while (high - low > qualityStep) {
+    const mid = Math.round((low + high) / 2);
+    const bytes = await encode(mid);
+    if (await keeps(bytes)) {
+      best = bytes;
+      high = mid;
+    } else low = mid;
+  }
+  if (best) return best;
+  const top = await encode(maxQuality);
+  return (await keeps(top)) ? top : undefined;
+}
