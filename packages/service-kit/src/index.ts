@@ -16,3 +16,4 @@ export * from './workdir.ts';
 export * from './zip.ts';
 export * from './office-detect.ts';
 export * from './chromium.ts';
+export * from './similarity.ts';
