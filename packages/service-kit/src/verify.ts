@@ -1,5 +1,4 @@
-import { mkdir } from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expandPageRanges, parsePageRanges, pagesOf, type FileKind, type Tool } from '@quire/catalog';
 import { ToolError } from './errors.ts';
@@ -40,8 +39,18 @@ async function run(job: Job, cmd: string, args: string[]): Promise<{ code: numbe
 
 /** A PDF opens when qpdf's full check finds no error (warnings are fine: it repaired them). */
 export async function pdfOpens(path: string, job: Job): Promise<boolean> {
-  const { code } = await run(job, 'qpdf', ['--check', path]);
-  return code === 0 || code === 3;
+  return (await openedPages(path, job)) !== undefined;
+}
+
+/**
+ * qpdf's full check and the page count in one run: undefined when the PDF does not open, NaN when it
+ * opens but its pages cannot be counted.
+ */
+export async function openedPages(path: string, job: Job): Promise<number | undefined> {
+  const { code, stdout } = await run(job, 'qpdf', ['--check', '--show-npages', path]);
+  if (code !== 0 && code !== 3) return undefined;
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  return /^\d+$/.test(last) ? Number(last) : NaN;
 }
 
 export async function pdfPages(path: string, job: Job): Promise<number> {
@@ -53,6 +62,28 @@ export async function pdfPages(path: string, job: Job): Promise<number> {
 export async function pageText(path: string, page: number, job: Job): Promise<string> {
   const args = ['-q', '-enc', 'UTF-8', '-f', String(page), '-l', String(page), path, '-'];
   return (await run(job, 'pdftotext', args)).stdout.normalize('NFKC');
+}
+
+/**
+ * Several pages' text: one pdftotext over their span when they lie close together (pages end with a
+ * form feed), else one run per page; a span that does not split into its pages is read page by page.
+ */
+async function pagesText(path: string, pages: number[], job: Job): Promise<Map<number, string>> {
+  const span = spanOf(pages);
+  if (span) {
+    const args = ['-q', '-enc', 'UTF-8', '-f', String(span.first), '-l', String(span.last), path, '-'];
+    const texts = (await run(job, 'pdftotext', args)).stdout.normalize('NFKC').split('\f');
+    if (texts.length === span.last - span.first + 2) return new Map(pages.map((p) => [p, texts[p - span.first]!]));
+  }
+  const texts = await mapLimit(pages, 2, (p) => pageText(path, p, job));
+  return new Map(pages.map((p, i) => [p, texts[i]!]));
+}
+
+/** The range to read at once when the pages fill at least half of it, else undefined. */
+function spanOf(pages: number[]): { first: number; last: number } | undefined {
+  const first = Math.min(...pages);
+  const last = Math.max(...pages);
+  return pages.length > 1 && last - first + 1 <= 2 * pages.length ? { first, last } : undefined;
 }
 
 const letters = (word: string) => [...word].sort().join('');
@@ -78,11 +109,32 @@ export async function pageIsBlank(path: string, page: number, job: Job, dir: str
     out,
   ]);
   const pgm = await readFile(`${out}.pgm`).catch(() => undefined);
-  if (!pgm) return false; // unrenderable pages are not called blank here; opening is checked apart
-  const pixels = pgmPixels(pgm);
+  return pgm ? isFlat(pgm) : false; // unrenderable pages are not called blank here; opening is checked apart
+}
+
+/** Which of several pages render blank: one pdftoppm over their span when they lie close together. */
+async function blankPages(path: string, pages: number[], job: Job, dir: string): Promise<Map<number, boolean>> {
+  const span = spanOf(pages);
+  if (span) {
+    const out = join(dir, `blank-${Math.random().toString(36).slice(2)}`);
+    await mkdir(out);
+    const args = ['-q', '-gray', '-r', String(blankDpi), '-f', String(span.first), '-l', String(span.last)];
+    await run(job, 'pdftoppm', [...args, path, join(out, 'p')]);
+    // Named p-7.pgm, p-07.pgm or p-007.pgm, padded to the document's page count.
+    const rendered = new Map((await readdir(out)).map((f) => [Number(/-(\d+)\.pgm$/.exec(f)?.[1]), join(out, f)]));
+    if (pages.every((p) => rendered.has(p))) {
+      return new Map(await Promise.all(pages.map(async (p) => [p, isFlat(await readFile(rendered.get(p)!))] as const)));
+    }
+  }
+  const blank = await mapLimit(pages, 2, (p) => pageIsBlank(path, p, job, dir));
+  return new Map(pages.map((p, i) => [p, blank[i]!]));
+}
+
+/** Whether a rendered page is one flat colour. */
+function isFlat(pgm: Buffer): boolean {
   let min = 255;
   let max = 0;
-  for (const v of pixels) {
+  for (const v of pgmPixels(pgm)) {
     if (v < min) min = v;
     if (v > max) max = v;
   }
@@ -152,13 +204,20 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   const dir = join(job.workdir, 'verify');
   await mkdir(dir, { recursive: true });
   const promise = tool.checks;
+  // The inputs' pages are counted while the output is checked; nothing waits for them if it fails.
+  const inputPdfs = req.inputs.filter((i) => i.kind === 'pdf').map((i) => i.path);
+  const counting = promise.pages === 'none' ? Promise.resolve([]) : Promise.all(inputPdfs.map((p) => pdfPages(p, job)));
+  counting.catch(() => undefined);
 
-  // 1. The output opens.
-  /** For a zip: how many entries, and the sampled ones unpacked. */
+  // 1. The output opens; a PDF's pages are counted in the same run.
+  let outputPages = NaN;
+  /** For a zip: how many entries, and the sampled ones unpacked, opened and counted. */
   let partCount = 0;
-  let parts: { index: number; file: string }[] = [];
+  let parts: { index: number; file: string; pages: number }[] = [];
   if (result.kind === 'pdf') {
-    if (!(await pdfOpens(result.path, job))) throw new VerificationError('opens', 'qpdf --check failed');
+    const pages = await openedPages(result.path, job);
+    if (pages === undefined) throw new VerificationError('opens', 'qpdf --check failed');
+    outputPages = pages;
   } else if (result.kind === 'zip') {
     const names = await listZip(result.path).catch(() => undefined);
     if (!names || names.length === 0) throw new VerificationError('opens', 'zip is empty or unreadable');
@@ -166,13 +225,13 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
     partCount = names.filter((n) => !n.endsWith('/')).length;
     const picked = samplePageNumbers(partCount);
     const files = await extractZip(result.path, join(dir, 'zip'), (i) => picked.includes(i + 1));
-    parts = picked.map((n, k) => ({ index: n - 1, file: files[k]! }));
-    for (const { file } of parts) {
+    parts = await mapLimit(picked, 2, async (n, k) => {
+      const file = files[k]!;
       const kind = await sniffKind(file);
-      if (kind === 'pdf' ? !(await pdfOpens(file, job)) : !kind) {
-        throw new VerificationError('opens', `zip entry ${file} does not open`);
-      }
-    }
+      const pages = kind === 'pdf' ? await openedPages(file, job) : kind ? NaN : undefined;
+      if (pages === undefined) throw new VerificationError('opens', `zip entry ${n} does not open`);
+      return { index: n - 1, file, pages };
+    });
   } else if (result.kind === 'docx' || result.kind === 'xlsx' || result.kind === 'pptx') {
     const main = { docx: 'word/document.xml', xlsx: 'xl/workbook.xml', pptx: 'ppt/presentation.xml' }[result.kind];
     const names = await listZip(result.path).catch(() => [] as string[]);
@@ -191,10 +250,7 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   if (promise.pages === 'none') return passed;
 
   // 2. Pages follow from the input's.
-  const inputPdfs = req.inputs.filter((i) => i.kind === 'pdf').map((i) => i.path);
-  const inputPages = await Promise.all(inputPdfs.map((p) => pdfPages(p, job)));
-  const outputPages = result.kind === 'pdf' ? await pdfPages(result.path, job) : NaN;
-  const partPages = await Promise.all(parts.map((p) => pdfPages(p.file, job)));
+  const inputPages = await counting;
   const pairs: PagePair[] = [];
   const expectPages = (got: number, want: number, what: string) => {
     if (got !== want) throw new VerificationError('pages', `${what}: ${got} pages, expected ${want}`);
@@ -234,11 +290,11 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
           : Array.from({ length: inputPages[0]! }, (_, i) => [i + 1]);
       if (partCount !== ranges.length)
         throw new VerificationError('pages', `${partCount} files for ${ranges.length} ranges`);
-      parts.forEach(({ index, file }, k) => {
+      for (const { index, file, pages } of parts) {
         const range = ranges[index]!;
-        expectPages(partPages[k]!, range.length, `part ${index + 1}`);
+        expectPages(pages, range.length, `part ${index + 1}`);
         range.forEach((q, i) => pairs.push({ out: { file, page: i + 1 }, in: { file: firstIn!, page: q } }));
-      });
+      }
       break;
     }
     case 'per-page':
@@ -256,19 +312,59 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   passed.push('pages');
   if (pairs.length === 0) return passed;
 
-  // 3 and 4. Text and pixels, on a sample of pages for long documents.
+  // 3 and 4. Text and pixels, on a sample of pages for long documents. The checks are many short runs:
+  // each file's sampled pages are read in as few as they allow, text and renders side by side, and an
+  // input page is rendered only to excuse an output page that came out blank.
   const sample = samplePageNumbers(pairs.length).map((i) => pairs[i - 1]!);
   const mark = promise.text === 'added' ? wordsOf(String(req.options.text ?? '')) : [];
-  // Pages are checked two at a time, each page's programs side by side: the checks are many short runs.
-  await mapLimit(sample, 2, async (pair) => {
-    await Promise.all([
-      promise.text ? checkText(pair, mark, job) : undefined,
-      promise.pixels ? checkPixels(pair, job, dir) : undefined,
-    ]);
-  });
-  if (promise.text) passed.push('text');
-  if (promise.pixels) passed.push('pixels');
+  const [texts, outBlank] = await Promise.all([
+    promise.text
+      ? readPages(
+          sample.flatMap((p) => [p.in, p.out]),
+          (f, pages) => pagesText(f, pages, job),
+        )
+      : undefined,
+    promise.pixels
+      ? readPages(
+          sample.map((p) => p.out),
+          (f, pages) => blankPages(f, pages, job, dir),
+        )
+      : undefined,
+  ]);
+  if (texts) {
+    for (const pair of sample) checkText(pair, texts, mark);
+    passed.push('text');
+  }
+  if (outBlank) {
+    const blank = sample.filter((p) => outBlank.get(p.out.file)!.get(p.out.page));
+    if (blank.length > 0) {
+      const inBlank = await readPages(
+        blank.map((p) => p.in),
+        (f, pages) => blankPages(f, pages, job, dir),
+      );
+      const lost = blank.find((p) => !inBlank.get(p.in.file)!.get(p.in.page));
+      if (lost) throw new VerificationError('pixels', `page ${lost.out.page} came out blank`);
+    }
+    passed.push('pixels');
+  }
   return passed;
+}
+
+/** Reads each file's pages in one call, two files at a time. */
+async function readPages<T>(
+  refs: { file: string; page: number }[],
+  read: (file: string, pages: number[]) => Promise<Map<number, T>>,
+): Promise<Map<string, Map<number, T>>> {
+  const byFile = new Map<string, Set<number>>();
+  for (const { file, page } of refs) byFile.set(file, (byFile.get(file) ?? new Set()).add(page));
+  const files = [...byFile];
+  const found = await mapLimit(files, 2, ([file, pages]) =>
+    read(
+      file,
+      [...pages].sort((a, b) => a - b),
+    ),
+  );
+  return new Map(files.map(([file], i) => [file, found[i]!]));
 }
 
 /**
@@ -291,11 +387,9 @@ export async function verifyCounted(
   }
 }
 
-async function checkText(pair: PagePair, mark: string[], job: Job): Promise<void> {
-  const [before, after] = await Promise.all([
-    pageText(pair.in.file, pair.in.page, job),
-    pageText(pair.out.file, pair.out.page, job),
-  ]);
+function checkText(pair: PagePair, texts: Map<string, Map<number, string>>, mark: string[]): void {
+  const before = texts.get(pair.in.file)!.get(pair.in.page)!;
+  const after = texts.get(pair.out.file)!.get(pair.out.page)!;
   if (mark.some((w) => !after.includes(w))) {
     throw new VerificationError('text', `page ${pair.out.page} lacks the added text`);
   }
@@ -307,12 +401,4 @@ async function checkText(pair: PagePair, mark: string[], job: Job): Promise<void
   if (missing.length > Math.floor(beforeWords.length * wordLossTolerance)) {
     throw new VerificationError('text', `page ${pair.out.page} lost ${missing.length} of ${beforeWords.length} words`);
   }
-}
-
-async function checkPixels(pair: PagePair, job: Job, dir: string): Promise<void> {
-  const [wasBlank, isBlank] = await Promise.all([
-    pageIsBlank(pair.in.file, pair.in.page, job, dir),
-    pageIsBlank(pair.out.file, pair.out.page, job, dir),
-  ]);
-  if (isBlank && !wasBlank) throw new VerificationError('pixels', `page ${pair.out.page} came out blank`);
 }
