@@ -90,11 +90,12 @@ export function runChain(deps: RunDeps) {
             headers: e.headers,
           });
         }
-        await countUse(deps.db, tool.id);
         inputs = [{ path: output.path, name: output.name }];
       }
       const download = await deps.store.save(output!.path, safeName(output!.name));
       deps.metrics.resultsSaved.inc();
+      // Counted once the result is kept: a run whose result could not be stored was no use to anyone.
+      for (const tool of chain) await countUse(deps.db, tool.id);
       const user = userOf(res);
       if (user) {
         // A signed-in user's history: the tool (a workflow's steps, comma-separated) and the result while it lives.
