@@ -32,6 +32,8 @@ describe('logs of a run with a password', () => {
   let stack: Stack;
   const lines: Line[] = [];
   let downloads: string | undefined;
+  /** The stored result's name: whoever has it can download the file while it lives. */
+  let resultName = '';
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'quire-logs-'));
@@ -46,7 +48,8 @@ describe('logs of a run with a password', () => {
       post(`${stack.url}/api.php?tool=pdf-unlock`, [locked.path], { password: pw }, { 'X-Request-Id': id });
     const ok = await unlock(password, requestId);
     expect(ok.headers.get('x-request-id')).toBe(requestId);
-    const { path } = await download(stack.url, ok.body.download!);
+    resultName = ok.body.download!;
+    const { path } = await download(stack.url, resultName);
     downloads = dirname(path);
     // The content went through: the result opens without a password and says the same.
     expect(words(text(path))).toContain(secretWord);
@@ -96,8 +99,9 @@ describe('logs of a run with a password', () => {
     }
   });
 
-  it('never logs a password or the text of a file', () => {
-    for (const secret of [password, wrongPassword, secretWord]) {
+  it('never logs a password, the text of a file or the name it is downloaded by', () => {
+    expect(lines.some((l) => l.json?.uri === '/uploads/[hidden]')).toBe(true);
+    for (const secret of [password, wrongPassword, secretWord, resultName.slice(0, 32)]) {
       expect(lines.filter((l) => l.raw.includes(secret)).map((l) => `${l.file}: ${l.raw}`)).toEqual([]);
     }
   });
