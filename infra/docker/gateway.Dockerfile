@@ -59,7 +59,7 @@ CMD ["node", "--import", "tsx", "gateway/src/main.ts"]
 # nginx in front: Debian's nginx-light, the same nginx as local runs (scripts/setup.sh), with the site and
 # the template that scripts/stack.ts renders, rendered here by nginx-conf.sh when the container starts.
 FROM debian:bookworm-slim AS nginx
-RUN apt-get update && apt-get install -y --no-install-recommends nginx-light gettext-base curl tini \
+RUN apt-get update && apt-get install -y --no-install-recommends nginx-light curl tini \
     && rm -rf /var/lib/apt/lists/*
 COPY infra/nginx/quire.conf.template /etc/quire/nginx.conf.template
 COPY infra/docker/nginx-conf.sh /usr/local/bin/quire-nginx-conf

@@ -49,12 +49,11 @@ if [ -r "${STATIC_ROOT:-}/.csp-script-hashes" ]; then
 fi
 export CSP_SCRIPT_HASHES="${hashes:+ $hashes}"
 
-# Only the template's placeholders are replaced (nginx's own $variables stay), and each must have a value.
+# Each placeholder, and nothing else (nginx's own $variables stay), is replaced; each must have a value.
 template=${NGINX_TEMPLATE:?NGINX_TEMPLATE must name the template}
-placeholders=$(grep -o '\${[A-Z][A-Z0-9_]*}' "$template" | sort -u)
-for placeholder in $placeholders; do
-  name=${placeholder:2:-1}
+IFS= read -r -d '' conf <"$template" || true
+for name in $(grep -o '\${[A-Z][A-Z0-9_]*}' "$template" | sort -u | tr -d '${}'); do
   [ -n "${!name+set}" ] || fail "the template needs a value for $name"
+  conf=${conf//"\${$name}"/"${!name}"}
 done
-# shellcheck disable=SC2086 # one space-separated list of placeholders
-envsubst "$(echo $placeholders)" <"$template"
+printf '%s' "$conf"
