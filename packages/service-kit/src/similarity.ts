@@ -12,22 +12,41 @@ export interface Grey {
 }
 
 /**
- * Mean SSIM of two images of one size, 1 for identical (Wang et al.; ssim.js's fast "weber" variant).
- * `channels` pixels are compared on their luma.
+ * Mean SSIM of two images of one size, 1 for identical (Wang et al.; ssim.js's "weber" variant), on
+ * their luma. As in Wang's reference code, images are first scaled down so that their short side is
+ * about 256 pixels, which is what the eye at reading distance resolves and keeps a page to milliseconds.
  */
 export function similarity(a: Uint8Array, b: Uint8Array, width: number, height: number, channels: number): number {
   // A tiny image has no room for SSIM's window: equal or not is all it can tell.
   if (width < 12 || height < 12) return Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0 ? 1 : 0;
-  return ssim(rgba(a, width, height, channels), rgba(b, width, height, channels), { ssim: 'weber' }).mssim;
+  const factor = Math.max(1, Math.round(Math.min(width, height) / 256));
+  const [x, y] = [a, b].map((pixels) => rgba(shrink(pixels, width, height, channels, factor)));
+  return ssim(x!, y!, { ssim: 'weber', downsample: false }).mssim;
 }
 
-function rgba(pixels: Uint8Array, width: number, height: number, channels: number) {
+/** Luma averaged over `factor`×`factor` blocks. */
+function shrink(pixels: Uint8Array, width: number, height: number, channels: number, factor: number): Grey {
+  const w = Math.floor(width / factor);
+  const h = Math.floor(height / factor);
+  const sums = new Float64Array(w * h);
+  for (let row = 0; row < h * factor; row++) {
+    const line = row * width * channels;
+    const out = Math.floor(row / factor) * w;
+    for (let col = 0; col < w * factor; col++) {
+      const i = line + col * channels;
+      const luma = channels < 3 ? pixels[i]! : 0.299 * pixels[i]! + 0.587 * pixels[i + 1]! + 0.114 * pixels[i + 2]!;
+      sums[out + Math.floor(col / factor)]! += luma;
+    }
+  }
+  const data = new Uint8Array(w * h);
+  for (let i = 0; i < data.length; i++) data[i] = Math.round(sums[i]! / (factor * factor));
+  return { width: w, height: h, data };
+}
+
+function rgba({ width, height, data: grey }: Grey) {
   const data = new Uint8ClampedArray(width * height * 4);
-  for (let i = 0, j = 0; i < width * height; i++, j += channels) {
-    const grey = channels < 3;
-    data[i * 4] = pixels[j]!;
-    data[i * 4 + 1] = pixels[grey ? j : j + 1]!;
-    data[i * 4 + 2] = pixels[grey ? j : j + 2]!;
+  for (let i = 0; i < width * height; i++) {
+    data[i * 4] = data[i * 4 + 1] = data[i * 4 + 2] = grey[i]!;
     data[i * 4 + 3] = 255;
   }
   return { data, width, height };
