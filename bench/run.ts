@@ -7,6 +7,7 @@ import { benchFidelity } from './fidelity.ts';
 import { benchOffice } from './office.ts';
 import { benchRenderer } from './renderer.ts';
 import { benchSite } from './site.ts';
+import { benchVerify } from './verify.ts';
 import { resultsDir, writeReport, type BenchReport } from './lib.ts';
 
 const benches: [string, () => Promise<BenchReport>][] = [
@@ -16,6 +17,7 @@ const benches: [string, () => Promise<BenchReport>][] = [
   ['renderer', benchRenderer],
   ['fidelity', benchFidelity],
   ['site', benchSite],
+  ['verify', benchVerify],
 ];
 const only = process.argv.slice(2);
 

@@ -1,0 +1,195 @@
+/**
+ * What verification costs: every catalog tool, run in-process on a sample of corpus files, is timed
+ * alone (its baseline, in the same run) and then verifyResult on its output, exactly as the kit calls
+ * it. Reports per tool the median time without and with verification and the overhead (target ≤ +20%).
+ * pdf-compress verifies its candidates itself, so its time without counts some verification already.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { accepts, outputKind, parseOptions, tools as catalog, type FileKind, type Tool } from '@quire/catalog';
+import { tools as imageTools } from '@quire/image';
+import { createApp as createOffice, officeTools } from '@quire/office';
+import { tools as editorTools } from '@quire/pdf-editor';
+import { tools as extractTools } from '@quire/pdf-extract';
+import { createRenderer } from '@quire/renderer';
+import { createLogger, detectZipKind, officeKindFor, sniffKind, verifyResult, type ToolRun } from '@quire/service-kit';
+import { corpus, median, time, type BenchReport } from './lib.ts';
+
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+/** The overhead verification may add to a tool's median time. */
+const target = 0.2;
+
+/** Short, long and sampled (more pages than verification compares one by one), with real text. */
+const pdfs = ['pdf/pypdf-pdflatex-4-pages.pdf', 'pdf/pdfjs-tracemonkey.pdf', 'pdf/qpdf-page-labels-and-outlines.pdf'];
+const samples: Record<string, string[][]> = {
+  pdf: pdfs.map((f) => [f]),
+  'pdf-merge': pdfs.map((f) => [f, 'pdf/pypdf-pdflatex-4-pages.pdf']),
+  'jpg-to-pdf': [['images/pillow-hopper.jpg'], ['images/sharp-Landscape_6.jpg'], ['images/textract-raw_text.jpg']],
+  'image-to-pdf': [['images/pillow-hopper.bmp'], ['images/pillow-transparent.png'], ['images/pillow-multipage.tiff']],
+  'word-to-pdf': [['office/jod-test.docx'], ['office/gotenberg-pages_12.docx'], ['office/jod-test_toc.odt']],
+  'excel-to-pdf': [['office/jod-test.xlsx'], ['office/jod-test_multi_page.xls'], ['office/textract-raw_text.xlsx']],
+  'ppt-to-pdf': [['office/jod-test.pptx'], ['office/textract-raw_text.pptx'], ['office/jod-test.odp']],
+  'html-to-pdf': [['html/jod-test.html'], ['html/gotenberg-pages-12.html'], ['html/readability-wikipedia.html']],
+};
+const urlPages = ['jod-test.html', 'gotenberg-pages-12.html', 'readability-wikipedia.html'];
+
+/** Options a tool needs, or that make it do real work. */
+const fields: Record<string, Record<string, string>> = {
+  'add-watermark': { text: 'CONFIDENTIAL' },
+  'pdf-page-remove': { pages: '2' },
+  'rotate-pdf': { angle: '90' },
+};
+
+/** The kind the kit would give an upload: by content, office documents looked inside. */
+async function kindOf(tool: Tool, path: string): Promise<FileKind> {
+  let kind = await sniffKind(path);
+  if (kind === 'zip') kind = await detectZipKind(path);
+  if (kind && accepts(tool, kind)) return kind;
+  const office = 'kinds' in tool.input ? await officeKindFor(path, tool.input.kinds) : undefined;
+  if (!office) throw new Error(`${tool.id} does not take ${path}`);
+  return office;
+}
+
+interface Row {
+  tool: string;
+  input: string;
+  withoutS: number[];
+  verifyS: number[];
+  checks: string[];
+}
+
+/** Runs a tool and then verifies its output, `runs` times, in a fresh work directory each time. */
+async function measure(tool: Tool, run: ToolRun, files: string[], url: string | undefined): Promise<Row> {
+  const parsed = parseOptions(tool, fields[tool.id] ?? {});
+  if (!parsed.ok) throw new Error(`${tool.id}: ${parsed.message}`);
+  const options = parsed.value;
+  const row: Row = {
+    tool: tool.id,
+    input: url ?? files.map((f) => basename(f)).join('+'),
+    withoutS: [],
+    verifyS: [],
+    checks: [],
+  };
+  const log = createLogger('bench');
+  for (let i = 0; i <= runs; i++) {
+    const workdir = mkdtempSync(join(tmpdir(), 'bench-verify-'));
+    try {
+      const job = { workdir, signal: new AbortController().signal, deadline: Date.now() + 300_000 };
+      const inputs = await Promise.all(
+        files.map(async (f) => {
+          const path = join(corpus, f);
+          return { path, name: basename(f), kind: await kindOf(tool, path), size: statSync(path).size };
+        }),
+      );
+      let result: Awaited<ReturnType<ToolRun>> | undefined;
+      const without = await time(async () => {
+        result = await run({ ...job, inputs, options, log, ...(url ? { url } : {}) });
+      });
+      const made = result!;
+      const kind = made.kind ?? outputKind(tool, options);
+      let checks: string[] = [];
+      const verify = await time(async () => {
+        checks = await verifyResult({ tool, inputs, options, result: { path: made.path, kind }, job });
+      });
+      // The first round warms caches and engines: not counted.
+      if (i === 0) continue;
+      row.withoutS.push(without);
+      row.verifyS.push(verify);
+      row.checks = checks;
+    } finally {
+      rmSync(workdir, { recursive: true, force: true });
+    }
+  }
+  return row;
+}
+
+/** The corpus's HTML folder on 127.0.0.1, for the URL tools. */
+async function servePages(): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    const name = basename(new URL(req.url ?? '/', 'http://x').pathname);
+    try {
+      const body = readFileSync(join(corpus, 'html', name));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function benchVerify(): Promise<BenchReport> {
+  const pages = await servePages();
+  const office = createOffice({ instances: 1, restartAfter: 0 });
+  // The page server is private: allowed for this run only, as the renderer's tests do.
+  const renderer = createRenderer({ allowPrivateHosts: new Set([new URL(pages.base).host]) });
+  const runners: Record<string, ToolRun> = {
+    ...editorTools,
+    ...imageTools,
+    ...extractTools,
+    ...officeTools(office.engine),
+    ...renderer.tools,
+  };
+  const rows: Row[] = [];
+  try {
+    await office.engine.start();
+    for (const tool of catalog as readonly Tool[]) {
+      const run = runners[tool.id];
+      if (!run) throw new Error(`no implementation of ${tool.id}`);
+      const cases: { files: string[]; url?: string }[] =
+        'url' in tool.input
+          ? urlPages.map((p) => ({ files: [], url: `${pages.base}/${p}` }))
+          : (samples[tool.id] ?? samples.pdf!).map((files) => ({ files }));
+      for (const c of cases) {
+        console.error(`bench verify: ${tool.id} ${c.url ?? c.files.join(' ')}`);
+        rows.push(await measure(tool, run, c.files, c.url));
+      }
+    }
+  } finally {
+    await Promise.all([office.close(), renderer.close(), pages.close()]);
+  }
+
+  const perTool = [...new Set(rows.map((r) => r.tool))].map((id) => {
+    const mine = rows.filter((r) => r.tool === id);
+    const without = mine.flatMap((r) => r.withoutS);
+    const withV = mine.flatMap((r) => r.withoutS.map((s, i) => s + r.verifyS[i]!));
+    const overhead = median(withV) / median(without) - 1;
+    return {
+      tool: id,
+      checks: mine[0]!.checks,
+      withoutMedianS: median(without),
+      withMedianS: median(withV),
+      verifyMedianS: median(mine.flatMap((r) => r.verifyS)),
+      overhead,
+      pass: overhead <= target,
+    };
+  });
+  const ms = (s: number) => `${Math.round(s * 1000)} ms`;
+  const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
+  const failing = perTool.filter((t) => !t.pass);
+  const summary = [
+    `### verification: every tool on ${rows.length / perTool.length} corpus inputs, ${runs} runs each (medians over all), in-process`,
+    '',
+    '| tool | checks | without (s) | with (s) | verify alone (s) | overhead (target ≤ +20%) |',
+    '|---|---|---|---|---|---|',
+    ...perTool.map(
+      (t) =>
+        `| ${t.tool} | ${t.checks.join(', ')} | ${t.withoutMedianS.toFixed(3)} | ${t.withMedianS.toFixed(3)} | ${t.verifyMedianS.toFixed(3)} | ${pct(t.overhead)} ${t.pass ? 'pass' : '**FAIL**'} |`,
+    ),
+    '',
+    `${perTool.length - failing.length} of ${perTool.length} tools within +20%.` +
+      (failing.length
+        ? ` Over it: ${failing.map((t) => `${t.tool} (${ms(t.verifyMedianS)} of checks on ${ms(t.withoutMedianS)} of work)`).join(', ')}.`
+        : ''),
+    '',
+    'Without: the tool alone; with: the tool, then verifyResult on its output as the kit calls it. pdf-compress verifies its candidates itself, so its time without already holds some verification.',
+  ].join('\n');
+  return { name: 'verify', summary, data: { runs, target, perTool, rows } };
+}
