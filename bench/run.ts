@@ -1,5 +1,6 @@
 /** Runs every benchmark, each against its baseline in the same run, and writes bench/results/. */
 import { readFile, writeFile } from 'node:fs/promises';
+import { format, resolveConfig } from 'prettier';
 import { join } from 'node:path';
 import { benchCompress } from './compress.ts';
 import { benchEditor } from './editor.ts';
@@ -8,7 +9,7 @@ import { benchOffice } from './office.ts';
 import { benchRenderer } from './renderer.ts';
 import { benchSite } from './site.ts';
 import { benchVerify } from './verify.ts';
-import { resultsDir, writeReport, type BenchReport } from './lib.ts';
+import { resultsDir, root, writeReport, type BenchReport } from './lib.ts';
 
 const benches: [string, () => Promise<BenchReport>][] = [
   ['editor', benchEditor],
@@ -43,3 +44,14 @@ for (const [name, bench] of benches) {
 }
 const body = [...sections].filter(([, text]) => text).map(([name, text]) => `${marker(name)}\n${text}`);
 await writeFile(summaryFile, `# Benchmarks\n\n${body.join('\n\n')}\n`);
+
+// The README shows the same summary between its two markers, formatted as Prettier would (lint checks it).
+const readme = join(root, 'README.md');
+const text = await readFile(readme, 'utf8');
+const [open, close] = ['<!-- bench summary: start -->', '<!-- bench summary: end -->'];
+const from = text.indexOf(open);
+const to = text.indexOf(close);
+if (from >= 0 && to > from) {
+  const next = `${text.slice(0, from + open.length)}\n\n${body.join('\n\n')}\n\n${text.slice(to)}`;
+  await writeFile(readme, await format(next, { ...(await resolveConfig(readme)), filepath: readme }));
+}
