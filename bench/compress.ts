@@ -6,7 +6,8 @@
  * extracted, and time. The quality gate: every page at SSIM ≥ 0.95 at both resolutions, text kept,
  * no larger than the input. Headline: the median of Quire recommended's bytes over /ebook's.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { mkdtempSync, openAsBlob, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -20,7 +21,7 @@ import {
   wordsOf,
   type Grey,
 } from '@quire/service-kit';
-import { corpus, median, startService, time, type BenchReport } from './lib.ts';
+import { corpus, median, resultsDir, startService, time, type BenchReport } from './lib.ts';
 
 const port = 13251;
 const gate = { ssim: 0.95, textKept: 0.99 };
@@ -95,13 +96,26 @@ export async function benchCompress(): Promise<BenchReport> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-compress-'));
   const service = await startService('pdf-editor', port, { WORK_DIR: join(dir, 'work'), JOB_TIMEOUT_MS: '300000' });
   const rows: Row[] = [];
+  // A long run cut short can go on where it stopped: BENCH_RESUME=1 keeps the rows already measured.
+  const partial = join(resultsDir, 'compress.partial.json');
+  const resumed = new Map<string, Row>(
+    process.env.BENCH_RESUME
+      ? (JSON.parse(await readFile(partial, 'utf8').catch(() => '[]')) as Row[]).map((r) => [r.file, r])
+      : [],
+  );
   try {
     const files = readdirSync(join(corpus, 'pdf'))
       .filter((f) => f.endsWith('.pdf'))
       .sort();
     for (const name of files) {
       const file = join(corpus, 'pdf', name);
-      const pages = Number(execFileSync('qpdf', ['--show-npages', file]).toString());
+      const done = resumed.get(name);
+      if (done) {
+        rows.push(done);
+        continue;
+      }
+      // qpdf exits 3 when it had to repair the file to count its pages: the count still stands.
+      const pages = Number(spawnSync('qpdf', ['--no-warn', '--show-npages', file]).stdout.toString());
       const input = {
         path: file,
         pages: samplePageNumbers(pages, pagesCompared),
@@ -167,8 +181,10 @@ export async function benchCompress(): Promise<BenchReport> {
       });
       for (const level of levels) await measure(`quire ${level}`, (out) => quire(file, level, out));
       rows.push(row);
+      await writeFile(partial, JSON.stringify(rows));
       console.error(`  ${name}: ${summaryCell(row, 'quire recommended')} vs /ebook ${summaryCell(row, 'gs /ebook')}`);
     }
+    await rm(partial, { force: true });
   } finally {
     service.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

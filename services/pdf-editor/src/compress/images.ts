@@ -51,23 +51,35 @@ export async function recompressImages(
   job: Job,
 ): Promise<ImageReport> {
   const dir = join(job.workdir, `images-${Math.random().toString(36).slice(2)}`);
+  await mkdir(dir, { recursive: true });
   const [shown, objects] = await Promise.all([displayedResolution(source, job), dumpObjects(source, dir, job)]);
   const updates: Record<string, JsonObject> = {};
   const report: ImageReport = { images: 0, recompressed: 0, bytesSaved: 0 };
 
-  const pictures: [string, NonNullable<JsonObject['stream']>, number][] = [];
+  const pictures: { key: string; ppi: number }[] = [];
   for (const [key, obj] of Object.entries(objects)) {
     const dict = obj.value && typeof obj.value === 'object' && !Array.isArray(obj.value) ? obj.value : undefined;
     if (dict?.['/Type'] === '/Page' && droppedPageKeys.some((k) => k in dict)) {
       updates[key] = { value: Object.fromEntries(Object.entries(dict).filter(([k]) => !droppedPageKeys.includes(k))) };
     }
     const ppi = shown.get(objectNumber(key));
-    if (obj.stream?.dict['/Subtype'] === '/Image' && ppi !== undefined) pictures.push([key, obj.stream, ppi]);
+    if (obj.stream?.dict['/Subtype'] !== '/Image' || ppi === undefined) continue;
+    report.images++;
+    if (worthALook(obj.stream.dict, objects)) pictures.push({ key, ppi });
   }
-  report.images = pictures.length;
+  // Only the images worth a look are decoded, never the whole file: a big scan decodes to many times its size.
+  const decoded = pictures.length
+    ? await dumpObjects(
+        source,
+        dir,
+        job,
+        pictures.map((p) => objectNumber(p.key)),
+      )
+    : {};
   // Two at a time: encoding is CPU-bound, and a job should not take the whole machine.
-  await mapLimit(pictures, 2, async ([key, stream, ppi]) => {
-    const replaced = await recompress(stream, ppi, target, objects).catch(() => undefined);
+  await mapLimit(pictures, 2, async ({ key, ppi }) => {
+    const stream = decoded[key]?.stream;
+    const replaced = stream && (await recompress(stream, ppi, target, objects).catch(() => undefined));
     if (!replaced) return;
     updates[key] = { stream: { dict: replaced.dict, datafile: replaced.file } };
     report.recompressed++;
@@ -109,24 +121,48 @@ async function displayedResolution(path: string, job: Job): Promise<Map<number, 
   return ppi;
 }
 
-/** Every object of the file, with stream data decoded where qpdf can (Flate, LZW...) into files under `dir`. */
-async function dumpObjects(path: string, dir: string, job: Job): Promise<Record<string, JsonObject>> {
-  await mkdir(dir, { recursive: true });
-  const json = join(dir, 'objects.json');
-  await qpdf(
-    [
-      '--json=2',
-      '--json-key=qpdf',
-      '--json-stream-data=file',
-      `--json-stream-prefix=${join(dir, 's')}`,
-      '--decode-level=generalized',
-      path,
-      json,
-    ],
-    job,
-  );
+/**
+ * The file's objects as qpdf's JSON: dictionaries only, or with `only` the objects named and their
+ * stream data decoded where qpdf can (Flate, LZW...; JPEG stays JPEG) into files under `dir`.
+ */
+async function dumpObjects(path: string, dir: string, job: Job, only?: number[]): Promise<Record<string, JsonObject>> {
+  const json = join(dir, only ? 'decoded.json' : 'objects.json');
+  const data = only
+    ? ['--json-stream-data=file', `--json-stream-prefix=${join(dir, 's')}`, '--decode-level=generalized']
+    : ['--json-stream-data=none'];
+  const objects = (only ?? []).map((n) => `--json-object=${n}`);
+  await qpdf(['--json=2', '--json-key=qpdf', ...data, ...objects, path, json], job);
   const parsed = JSON.parse(await readFile(json, 'utf8')) as { qpdf: [unknown, Record<string, JsonObject>] };
   return parsed.qpdf[1];
+}
+
+/** Filters qpdf decodes itself, so that an image behind them reaches us as pixels (or as its JPEG). */
+const generalFilters = ['/FlateDecode', '/LZWDecode', '/ASCII85Decode', '/ASCIIHexDecode', '/RunLengthDecode'];
+/** The most raw image bytes decoded at once: a 6000×6000 colour photo; bigger ones keep their encoding. */
+const maxRawBytes = 6000 * 6000 * 3;
+
+/**
+ * Whether an image could become smaller without a visible change: 8-bit grey or RGB, unmasked, without
+ * a decode array, under general filters or JPEG, of a size that decodes within bounds. Bilevel scans
+ * (CCITT, JBIG2), JPEG 2000, palettes, CMYK, masks and colour keys keep their exact encoding.
+ */
+function worthALook(dict: Record<string, PdfValue>, objects: Record<string, JsonObject>): boolean {
+  const filters = [dict['/Filter'] ?? []].flat();
+  const known = filters.every(
+    (f, i) => generalFilters.includes(String(f)) || (f === '/DCTDecode' && i === filters.length - 1),
+  );
+  const channels = components(dict['/ColorSpace'], objects);
+  const pixels = Number(dict['/Width']) * Number(dict['/Height']);
+  return (
+    known &&
+    channels !== undefined &&
+    dict['/BitsPerComponent'] === 8 &&
+    dict['/ImageMask'] !== true &&
+    !('/Mask' in dict) &&
+    !('/Decode' in dict) &&
+    pixels > 0 &&
+    pixels * channels <= maxRawBytes
+  );
 }
 
 /** Colour components of an image's colour space when it is one whose pixels JPEG can carry as they are. */
@@ -157,9 +193,8 @@ async function recompress(
   const { dict, datafile } = stream;
   const filter = dict['/Filter'];
   const jpeg = filter === '/DCTDecode' || (Array.isArray(filter) && filter.length === 1 && filter[0] === '/DCTDecode');
-  // Masks, colour keys, decode arrays and anything not 8-bit grey or RGB keep their exact pixels.
-  if (!datafile || dict['/ImageMask'] === true || '/Mask' in dict || '/Decode' in dict) return undefined;
-  if (dict['/BitsPerComponent'] !== 8 || (filter !== undefined && !jpeg)) return undefined;
+  // After qpdf's decoding, what is left is pixels or a JPEG: anything else stays as it was.
+  if (!datafile || (filter !== undefined && !jpeg)) return undefined;
   const channels = components(dict['/ColorSpace'], objects);
   const width = Number(dict['/Width']);
   const height = Number(dict['/Height']);
