@@ -34,12 +34,16 @@ describe('the nginx config', () => {
       gateways: ['127.0.0.1:23100', '127.0.0.1:23200'],
       uploadLimitMb: 7,
       jobTimeoutMs: 120_000,
+      rateLimitPerMinute: 30,
       accessLog: join(dir, 'access.log'),
     };
     const conf = await renderNginxConfig(settings);
     expect(conf).toContain('client_max_body_size 7m;');
     expect(conf).toContain('proxy_read_timeout 180s;');
     expect(conf).toMatch(/server 127\.0\.0\.1:23100;\s+server 127\.0\.0\.1:23200;/);
+    expect(conf).toContain('limit_req zone=quire_tools burst=29 nodelay;');
+    expect(conf).toContain('rate=30r/m;');
+    expect(await renderNginxConfig({ ...settings, rateLimitPerMinute: 0 })).not.toContain('limit_req zone=');
     expect(conf).not.toMatch(/\$\{[A-Z_]+\}/);
     expect(conf).toMatch(/script-src 'self';/);
     // With a built site in the static root, its inline scripts are allowed by their hashes, and nothing else.

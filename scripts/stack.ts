@@ -152,6 +152,8 @@ export interface NginxSettings {
   gateways: string[];
   uploadLimitMb: number;
   jobTimeoutMs: number;
+  /** Tool calls a client may make a minute (the gateway's RATE_LIMIT_PER_MINUTE); 0: no limit. */
+  rateLimitPerMinute: number;
   /** A file: node's stdio pipes are sockets, which nginx cannot open as /dev/stdout. */
   accessLog: string;
   /** The site loads a tag-manager container (TAG_MANAGER_ID), which the CSP must then let in. */
@@ -197,6 +199,13 @@ export async function renderNginxConfig(s: NginxSettings, root = repoRoot): Prom
     GATEWAY_UPSTREAM: s.gateways.map((g) => `server ${g};`).join('\n        '),
     UPLOAD_LIMIT_MB: String(s.uploadLimitMb),
     PROXY_TIMEOUT_S: String(Math.ceil(s.jobTimeoutMs / 1000) + 60),
+    // As many tool calls at once as the limit (one, and the rest as a burst), then one more each
+    // 60/limit seconds; 0 turns it off.
+    RATE_LIMIT_RATE: `${Math.max(1, s.rateLimitPerMinute)}r/m`,
+    TOOL_RATE_LIMIT:
+      s.rateLimitPerMinute > 0
+        ? `limit_req zone=quire_tools burst=${s.rateLimitPerMinute - 1} nodelay;`
+        : '# RATE_LIMIT_PER_MINUTE=0: tool calls are not limited.',
     CSP_TAG_MANAGER: s.tagManager ? ` ${tagManagerOrigin}` : '',
     CSP_AUTH_SCRIPT: authCsp(s.auth).script,
     CSP_AUTH_CONNECT: authCsp(s.auth).connect,
@@ -542,6 +551,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       gateways: gatewayUrls.map((u) => new URL(u).host),
       uploadLimitMb,
       jobTimeoutMs,
+      rateLimitPerMinute: intSetting(baseEnv, 'RATE_LIMIT_PER_MINUTE', constants.rateLimitPerMinute),
       accessLog: join(logDir, 'nginx-access.log'),
       tagManager: Boolean(baseEnv.TAG_MANAGER_ID),
       auth,

@@ -62,7 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     redisUrl: redisUrlOf(env),
     resultTtlSeconds: envInt('RESULT_TTL_SECONDS', constants.resultTtlSeconds, env),
     uploadLimitBytes: uploadLimitBytes(env),
-    rateLimitPerMinute: envInt('RATE_LIMIT_PER_MINUTE', 120, env),
+    rateLimitPerMinute: envInt('RATE_LIMIT_PER_MINUTE', constants.rateLimitPerMinute, env),
     serviceTimeoutMs: envInt('JOB_TIMEOUT_MS', 120_000, env) + 30_000,
     serviceUrls,
     smtp: smtpOf(env),

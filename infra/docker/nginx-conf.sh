@@ -6,6 +6,7 @@
 #   GATEWAYS         the gateways, host:port, separated by spaces or commas
 #   JOB_TIMEOUT_MS, TAG_MANAGER_ID, FIREBASE_API_KEY, FIREBASE_AUTH_DOMAIN, FIREBASE_PROJECT_ID,
 #   FIREBASE_AUTH_EMULATOR_HOST: the gateway's settings of those names
+#   RATE_LIMIT_PER_MINUTE: the gateway's setting of that name (default 120, the catalog's)
 #   LISTEN_HOST, PORT, STATIC_ROOT, RUN_DIR, ACCESS_LOG, UPLOAD_LIMIT_MB: the template's own
 set -euo pipefail
 
@@ -14,7 +15,8 @@ fail() {
   exit 1
 }
 
-for name in JOB_TIMEOUT_MS UPLOAD_LIMIT_MB; do
+RATE_LIMIT_PER_MINUTE=${RATE_LIMIT_PER_MINUTE:-120}
+for name in JOB_TIMEOUT_MS UPLOAD_LIMIT_MB RATE_LIMIT_PER_MINUTE; do
   [[ ${!name:-} =~ ^[0-9]+$ ]] || fail "setting $name must be a whole number, not \"${!name:-}\""
 done
 [ -n "${GATEWAYS:-}" ] || fail 'GATEWAYS must name at least one gateway (host:port)'
@@ -29,6 +31,12 @@ done
 export USER_DIRECTIVE=''
 export GATEWAY_UPSTREAM="$upstream"
 export PROXY_TIMEOUT_S=$(((10#$JOB_TIMEOUT_MS + 999) / 1000 + 60))
+# As many tool calls at once as the limit (one, and the rest as a burst), then one more each 60/limit
+# seconds; 0 turns it off.
+rate=$((10#$RATE_LIMIT_PER_MINUTE))
+limit='# RATE_LIMIT_PER_MINUTE=0: tool calls are not limited.'
+if [ "$rate" -gt 0 ]; then limit="limit_req zone=quire_tools burst=$((rate - 1)) nodelay;"; fi
+export RATE_LIMIT_RATE="$((rate > 0 ? rate : 1))r/m" TOOL_RATE_LIMIT="$limit"
 if [[ ${LISTEN_HOST:-} == *:* && ${LISTEN_HOST} != \[* ]]; then export LISTEN_HOST="[$LISTEN_HOST]"; fi
 
 # The CSP: the tag manager when the site loads one, sign-in's sources (the emulator's, else Google's for a

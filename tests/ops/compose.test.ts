@@ -366,6 +366,7 @@ describe("nginx's container", () => {
         gateways: [`gateway:${defaultPorts.gateway}`],
         uploadLimitMb: Number(env.UPLOAD_LIMIT_MB),
         jobTimeoutMs: Number(env.JOB_TIMEOUT_MS),
+        rateLimitPerMinute: constants.rateLimitPerMinute,
         accessLog: env.ACCESS_LOG!,
         ...expected,
       },

@@ -64,4 +64,6 @@ export const constants = {
   uploadLimitMb: 100,
   /** How long a result stays downloadable by default; `RESULT_TTL_SECONDS` changes it. */
   resultTtlSeconds: 3600,
+  /** Tool calls a client may make a minute, counted by nginx and by each gateway; `RATE_LIMIT_PER_MINUTE` changes it. */
+  rateLimitPerMinute: 120,
 } as const;
