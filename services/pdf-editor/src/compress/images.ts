@@ -41,7 +41,8 @@ const minSaving = 0.1;
  * Rewrites the photographic images of a PDF smaller: each brought down to the resolution it is shown
  * at (no further than the level's dpi), then re-encoded with mozjpeg at the lowest quality that keeps
  * the level's SSIM against the image as shown, or deflated when that is smaller. Bilevel, masked,
- * palette, CMYK and exotic images are left as they are. Page thumbnails and authoring data go too.
+ * palette, CMYK and exotic images are left as they are. Page thumbnails and authoring data go too, and
+ * with `dropMetadata` the catalog's XMP (for a rewrite that added XMP the original did not have).
  * Writes `out` and reports what changed; object streams and the best Flate are applied by the caller.
  */
 export async function recompressImages(
@@ -49,16 +50,22 @@ export async function recompressImages(
   out: string,
   target: ImageTarget,
   job: Job,
+  options: { dropMetadata?: boolean } = {},
 ): Promise<ImageReport> {
   const dir = join(job.workdir, `images-${Math.random().toString(36).slice(2)}`);
   await mkdir(dir, { recursive: true });
   const [shown, objects] = await Promise.all([displayedResolution(source, job), dumpObjects(source, dir, job)]);
+  const root = rootKey(objects);
   const updates: Record<string, JsonObject> = {};
   const report: ImageReport = { images: 0, recompressed: 0, bytesSaved: 0 };
 
   const pictures: { key: string; ppi: number }[] = [];
   for (const [key, obj] of Object.entries(objects)) {
     const dict = obj.value && typeof obj.value === 'object' && !Array.isArray(obj.value) ? obj.value : undefined;
+    if (key === root && options.dropMetadata && dict && '/Metadata' in dict) {
+      const { ['/Metadata']: _metadata, ...kept } = dict;
+      updates[key] = { value: kept };
+    }
     if (dict?.['/Type'] === '/Page' && droppedPageKeys.some((k) => k in dict)) {
       updates[key] = { value: Object.fromEntries(Object.entries(dict).filter(([k]) => !droppedPageKeys.includes(k))) };
     }
@@ -91,6 +98,20 @@ export async function recompressImages(
   await writeFile(update, JSON.stringify({ qpdf: [header, updates] }));
   await qpdf([source, `--update-from-json=${update}`, out], job);
   return report;
+}
+
+/** The key of the document catalog, as the trailer names it. */
+function rootKey(objects: Record<string, JsonObject>): string | undefined {
+  const trailer = objects.trailer?.value;
+  const root = trailer && typeof trailer === 'object' && !Array.isArray(trailer) ? trailer['/Root'] : undefined;
+  return typeof root === 'string' ? `obj:${root}` : undefined;
+}
+
+/** Whether a PDF's catalog carries XMP metadata. */
+export async function hasMetadata(path: string, job: Job): Promise<boolean> {
+  const trailer = await qpdf(['--show-object=trailer', path], job);
+  const root = /\/Root (\d+) (\d+) R/.exec(trailer);
+  return root !== null && /\/Metadata\s/.test(await qpdf([`--show-object=${root[1]},${root[2]}`, path], job));
 }
 
 /** The object number of a key such as "obj:12 0 R". */

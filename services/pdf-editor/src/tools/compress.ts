@@ -15,7 +15,7 @@ import {
   type ToolContext,
   type ToolRun,
 } from '@quire/service-kit';
-import { recompressImages, type ImageReport } from '../compress/images.ts';
+import { hasMetadata, recompressImages, type ImageReport } from '../compress/images.ts';
 import { openRepaired, workPath } from '../pdf.ts';
 
 /** Ghostscript's preset for each level, one of the candidates: resolution and quality go down from low to extreme. */
@@ -52,9 +52,9 @@ export const compress: ToolRun = async (ctx) => {
   const level = ctx.options.level as CompressionLevel;
   const target = compressionLevels[level];
 
-  const imagesPass = async (from: string, name: string): Promise<Candidate> => {
+  const imagesPass = async (from: string, name: string, dropMetadata = false): Promise<Candidate> => {
     const mid = workPath(ctx, `${name}-images.pdf`);
-    const images = await recompressImages(from, mid, target, ctx);
+    const images = await recompressImages(from, mid, target, ctx, { dropMetadata });
     const out = workPath(ctx, `${name}.pdf`);
     await qpdf([mid, ...squeeze, out], ctx);
     return { candidate: name, path: out, images };
@@ -78,8 +78,12 @@ export const compress: ToolRun = async (ctx) => {
           return { candidate: 'ghostscript', path: out };
         }),
   ]);
+  // Ghostscript writes XMP metadata of its own: it goes again when the original had none.
   const both =
-    rewritten && (await attempt(ctx, 'ghostscript+images', () => imagesPass(rewritten.path, 'ghostscript+images')));
+    rewritten &&
+    (await attempt(ctx, 'ghostscript+images', async () =>
+      imagesPass(rewritten.path, 'ghostscript+images', !(await hasMetadata(source, ctx))),
+    ));
   const made = [ours, both, rewritten, squeezed, { candidate: 'repaired', path: source }].filter(
     (c): c is Candidate => c !== undefined,
   );
