@@ -10,6 +10,7 @@ import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressionLevels } from '@quire/catalog';
 import { greySimilarity, renderPage } from '@quire/service-kit';
+import { hasMetadata } from './compress/images.ts';
 
 const corpus = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 const pdf = (name: string) => join(corpus, 'pdf', name);
@@ -499,6 +500,18 @@ describe('pdf-compress', () => {
     for (let page = 1; page <= pages(source); page++) {
       const [before, after] = await Promise.all([renderPage(source, page, 72, job), renderPage(r.file, page, 72, job)]);
       expect(greySimilarity(before, after), `page ${page}`).toBeGreaterThanOrEqual(compressionLevels.recommended.ssim);
+    }
+  });
+
+  it('adds no XMP metadata the original did not have, and keeps what it had', async () => {
+    const job = { workdir: scratch, signal: new AbortController().signal, deadline: Date.now() + 60_000 };
+    for (const [name, had] of [
+      ['pypdf-habibi-rotated.pdf', false],
+      ['pypdf-crazyones-pdfa.pdf', true],
+    ] as const) {
+      expect(await hasMetadata(pdf(name), job), name).toBe(had);
+      const r = await call('pdf-compress', [pdf(name)]);
+      expect(await hasMetadata(r.file, job), `${name} (${String(r.props.candidate)})`).toBe(had);
     }
   });
 
