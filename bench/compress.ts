@@ -21,6 +21,7 @@ import {
   wordsOf,
   type Grey,
 } from '@quire/service-kit';
+import { ghostscriptArgs, squeeze } from '../services/pdf-editor/src/tools/compress.ts';
 import { corpus, median, resultsDir, startService, time, type BenchReport } from './lib.ts';
 
 const port = 13251;
@@ -148,36 +149,10 @@ export async function benchCompress(): Promise<BenchReport> {
       };
       for (const preset of presets)
         await measure(`gs ${preset}`, async (out) => {
-          execFileSync(
-            'gs',
-            [
-              '-dSAFER',
-              '-dBATCH',
-              '-dNOPAUSE',
-              '-dQUIET',
-              '-sDEVICE=pdfwrite',
-              '-dAutoRotatePages=/None',
-              `-dPDFSETTINGS=${preset}`,
-              `-sOutputFile=${out}`,
-              file,
-            ],
-            { timeout: 300_000, stdio: 'ignore' },
-          );
+          execFileSync('gs', ghostscriptArgs(preset, file, out), { timeout: 300_000, stdio: 'ignore' });
         });
       await measure('qpdf', async (out) => {
-        execFileSync(
-          'qpdf',
-          [
-            '--no-warn',
-            file,
-            '--object-streams=generate',
-            '--compress-streams=y',
-            '--recompress-flate',
-            '--compression-level=9',
-            out,
-          ],
-          { timeout: 300_000 },
-        );
+        execFileSync('qpdf', ['--no-warn', '--warning-exit-0', file, ...squeeze, out], { timeout: 300_000 });
       });
       for (const level of levels) await measure(`quire ${level}`, (out) => quire(file, level, out));
       rows.push(row);

@@ -22,7 +22,12 @@ import { openRepaired, workPath } from '../pdf.ts';
 const presets = { low: '/printer', recommended: '/ebook', extreme: '/screen' } as const;
 
 /** qpdf's lossless squeeze: object streams and the best Flate, on every candidate. */
-const squeeze = ['--object-streams=generate', '--compress-streams=y', '--recompress-flate', '--compression-level=9'];
+export const squeeze = [
+  '--object-streams=generate',
+  '--compress-streams=y',
+  '--recompress-flate',
+  '--compression-level=9',
+];
 
 /** What Ghostscript may use of the time left, so the other candidates still get returned if it runs long. */
 const ghostscriptShare = 0.5;
@@ -161,28 +166,32 @@ class Looks {
   }
 }
 
+/** Ghostscript's pdfwrite at a preset, always with -dSAFER (also what the benchmark compares with). */
+export function ghostscriptArgs(preset: string, source: string, out: string): string[] {
+  return [
+    '-dSAFER',
+    '-dBATCH',
+    '-dNOPAUSE',
+    '-dQUIET',
+    '-sDEVICE=pdfwrite',
+    // Pages keep the orientation they were given: pdfwrite would otherwise turn them to follow their text.
+    '-dAutoRotatePages=/None',
+    `-dPDFSETTINGS=${preset}`,
+    `-sOutputFile=${out}`,
+    '-f',
+    source,
+  ];
+}
+
 /**
  * Ghostscript's pdfwrite, always with -dSAFER, within the job's time. Any error it reports counts as
  * a failure: it can still exit 0 and write a page with nothing on it.
  */
 async function ghostscript(ctx: ToolContext, preset: string, source: string, out: string): Promise<void> {
-  const { code, stdout, stderr } = await exec(
-    'gs',
-    [
-      '-dSAFER',
-      '-dBATCH',
-      '-dNOPAUSE',
-      '-dQUIET',
-      '-sDEVICE=pdfwrite',
-      // Pages keep the orientation they were given: pdfwrite would otherwise turn them to follow their text.
-      '-dAutoRotatePages=/None',
-      `-dPDFSETTINGS=${preset}`,
-      `-sOutputFile=${out}`,
-      '-f',
-      source,
-    ],
-    { timeoutMs: Math.max(1000, Math.floor(remaining(ctx.deadline) * ghostscriptShare)), signal: ctx.signal },
-  );
+  const { code, stdout, stderr } = await exec('gs', ghostscriptArgs(preset, source, out), {
+    timeoutMs: Math.max(1000, Math.floor(remaining(ctx.deadline) * ghostscriptShare)),
+    signal: ctx.signal,
+  });
   const said = `${stdout}\n${stderr}`;
   if (code !== 0 || /\*\*\*\* Error|No pages will be processed/i.test(said)) {
     throw new Error(`gs exit ${code}: ${said.trim().slice(0, 2000)}`);
