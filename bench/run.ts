@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { benchCompress } from './compress.ts';
 import { benchEditor } from './editor.ts';
 import { benchFidelity } from './fidelity.ts';
+import { benchGateway } from './gateway.ts';
 import { benchOffice } from './office.ts';
 import { benchRenderer } from './renderer.ts';
 import { benchSite } from './site.ts';
+import { benchSoak } from './soak.ts';
 import { benchVerify } from './verify.ts';
 import { resultsDir, root, writeReport, type BenchReport } from './lib.ts';
 
@@ -19,6 +21,8 @@ const benches: [string, () => Promise<BenchReport>][] = [
   ['fidelity', benchFidelity],
   ['site', benchSite],
   ['verify', benchVerify],
+  ['gateway', benchGateway],
+  ['soak', benchSoak],
 ];
 const only = process.argv.slice(2);
 
