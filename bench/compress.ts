@@ -28,7 +28,7 @@ const port = 13251;
 const gate = { ssim: 0.95, textKept: 0.99 };
 const dpis = [72, 150] as const;
 /** Pages compared per file: all of most corpus files, a spread (first and last included) of the longest. */
-const pagesCompared = 20;
+const pagesCompared = 12;
 const presets = ['/screen', '/ebook', '/printer'] as const;
 const levels = Object.keys(compressionLevels) as (keyof typeof compressionLevels)[];
 

@@ -33,6 +33,9 @@ export async function startService(
   port: number,
   env: Record<string, string> = {},
 ): Promise<ChildProcess> {
+  // A service left on the port by an earlier run would answer the health check and be measured instead.
+  const stale = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+  if (stale) throw new Error(`port ${port} already answers: stop what runs there first`);
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, `services/${name}/src/main.ts`)], {
     env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
