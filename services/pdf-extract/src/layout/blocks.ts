@@ -77,8 +77,16 @@ function xyCut(items: Atom[], out: Atom[][], depth = 0): void {
   }
   const size = median(items.filter((a) => 'frag' in a).map((a) => ('frag' in a ? a.frag.size : 10))) || 10;
   const rows = rowsOf(items);
-  // Page numbers and other tiny pieces may sit in a gutter; they do not close it.
-  const tiny = (a: Atom) => 'frag' in a && a.frag.text.trim().length <= 3;
+  // Page numbers and other tiny pieces may sit in a gutter; they do not close it. Tiny pieces set
+  // close to others on their line (a symbol, an index) are part of that line and do.
+  const short = items.filter((a) => 'frag' in a && a.frag.text.trim().length <= 3);
+  const loose = new Set(
+    short.filter(
+      (a) =>
+        !items.some((b) => b !== a && b.top < a.bottom && b.bottom > a.top && b.x0 < a.x1 + size && b.x1 > a.x0 - size),
+    ),
+  );
+  const tiny = (a: Atom) => loose.has(a);
   const solid = items.filter((a) => !tiny(a));
   const minGap = rows >= 4 ? 0.7 : rows >= 2 ? 1.0 : 2.5;
   const vgaps = solid.length > 1 ? gaps(solid, 'x').filter(([a, b]) => b - a >= minGap * size) : [];
@@ -116,6 +124,11 @@ function xyCut(items: Atom[], out: Atom[][], depth = 0): void {
       return;
     }
   }
+  const sections = gutterCut(items, size);
+  if (sections) {
+    out.push(...sections);
+    return;
+  }
   const hgaps = gaps(items, 'y');
   if (!hgaps.length) {
     out.push(items);
@@ -134,6 +147,119 @@ function xyCut(items: Atom[], out: Atom[][], depth = 0): void {
     out,
     depth + 1,
   );
+}
+
+/**
+ * Two columns that a few rows run across (a title, a wide figure, the footer): the gutter is the
+ * band most rows leave white with text on both sides, scored as rows split minus three times rows
+ * crossing. Each column is read top down, the left before the right, up to a row that crosses;
+ * that row stands alone. Rows of a wide figure cross too, but they share a white band of their
+ * own: split there, they go on with the columns.
+ */
+function gutterCut(items: Atom[], size: number): Atom[][] | undefined {
+  const flat = items.filter((a): a is Box & { frag: Frag } => 'frag' in a && !a.frag.rotated);
+  const lines = groupLines(flat.map((a) => a.frag));
+  if (lines.length < 8) return undefined;
+  const atomOf = new Map(flat.map((a) => [a.frag, a as Atom]));
+  const loose = items.filter((a) => !('frag' in a) || a.frag.rotated);
+  const x0 = Math.min(...items.map((a) => a.x0));
+  const x1 = Math.max(...items.map((a) => a.x1));
+  const w = Math.max(3, 0.5 * size);
+  let best = -1;
+  let bestEnd = -1;
+  let bestScore = 4;
+  for (let x = Math.ceil(x0 + 0.3 * (x1 - x0)); x + w < x0 + 0.7 * (x1 - x0); x++) {
+    let both = 0;
+    let cross = 0;
+    for (const l of lines) {
+      let left = false;
+      let right = false;
+      let over = false;
+      for (const f of l.frags) {
+        if (f.x1 <= x) left = true;
+        else if (f.x0 >= x + w) right = true;
+        else over = true;
+      }
+      if (over) cross++;
+      else if (left && right) both++;
+    }
+    for (const a of loose) if (a.x0 < x + w && a.x1 > x) cross++;
+    const score = both - 3 * cross;
+    if (score > bestScore) [best, bestEnd, bestScore] = [x, x, score];
+    else if (score === bestScore && bestEnd === x - 1) bestEnd = x;
+  }
+  if (best < 0) return undefined;
+  const g0 = (best + bestEnd) / 2;
+  const g1 = g0 + w;
+  type Unit = { top: number; atoms: Atom[]; across: boolean };
+  const units: Unit[] = [];
+  const across = (b: Box) => b.x0 < g1 && b.x1 > g0;
+  for (const l of lines) {
+    const atoms = l.frags.map((f) => atomOf.get(f)!);
+    if (atoms.some(across)) units.push({ top: l.top, atoms, across: true });
+    else for (const a of atoms) units.push({ top: a.top, atoms: [a], across: false });
+  }
+  for (const a of loose) units.push({ top: a.top, atoms: [a], across: across(a) });
+  units.sort((a, b) => a.top - b.top);
+  // Where each atom goes: the left or right column, or a row of its own.
+  const side = new Map<Atom, 'left' | 'right'>();
+  for (const u of units) if (!u.across) for (const a of u.atoms) side.set(a, a.x1 <= g0 ? 'left' : 'right');
+  // Crossing rows with only short pieces between them (labels, not lines of text) are a wide
+  // figure's when white bands run down all the rows they span: split at the widest, with the
+  // pieces between them.
+  const bottom = (u: Unit) => Math.max(...u.atoms.map((a) => a.bottom));
+  const prose = (u: Unit) => !u.across && u.atoms.some((a) => 'frag' in a && a.frag.text.length >= 25);
+  const crossing: Unit[][] = [];
+  let open: Unit[] = [];
+  for (const u of units) {
+    if (prose(u) && open.length) {
+      crossing.push(open);
+      open = [];
+    } else if (u.across) open.push(u);
+  }
+  if (open.length) crossing.push(open);
+  for (const rows of crossing) {
+    if (rows.length >= 2) {
+      const top = rows[0]!.top;
+      const end = Math.max(...rows.map(bottom));
+      const band = units.filter((u) => u.top >= top && u.top <= end);
+      const split = gaps(
+        band.flatMap((u) => u.atoms),
+        'x',
+      )
+        .filter(([a, b]) => b - a >= 3 && a > x0 + 0.25 * (x1 - x0) && b < x0 + 0.75 * (x1 - x0))
+        .sort((p, q) => q[1] - q[0] - (p[1] - p[0]))[0];
+      if (split)
+        for (const u of band) {
+          for (const a of u.atoms) side.set(a, a.x1 <= split[0] ? 'left' : 'right');
+          u.across = false;
+        }
+    }
+  }
+  // Both columns must hold running text, or these are a table's or a chart's columns.
+  const running = (s: string) => {
+    const on = items.filter((a) => side.get(a) === s);
+    return chars(on) / Math.max(1, rowsOf(on)) >= 12;
+  };
+  if (!running('left') || !running('right')) return undefined;
+  const out: Atom[][] = [];
+  let left: Atom[] = [];
+  let right: Atom[] = [];
+  const flush = () => {
+    if (left.length) out.push(left);
+    if (right.length) out.push(right);
+    left = [];
+    right = [];
+  };
+  for (const u of units) {
+    if (!u.across) for (const a of u.atoms) (side.get(a) === 'left' ? left : right).push(a);
+    else {
+      flush();
+      out.push(u.atoms);
+    }
+  }
+  flush();
+  return out.length > 1 ? out : undefined;
 }
 
 type Seq = { line: Line } | { block: Table | Figure };
@@ -298,12 +424,7 @@ export function layoutPage({ number, raw, figures }: PageInput): PageLayout {
     for (const f of frags) if (!used.has(f) && inBox(f, t)) used.add(f);
   }
   const free = frags.filter((f) => !used.has(f));
-  const stream = streamTables(
-    free,
-    raw.rules.filter((r) => r.horizontal),
-    raw.strokes,
-    raw.imageBoxes,
-  );
+  const stream = streamTables(free, raw.rules, raw.strokes, raw.imageBoxes);
   for (const t of stream) {
     if (lattice.some((l) => overlaps(l, t))) continue;
     tables.push(t);

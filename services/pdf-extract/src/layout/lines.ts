@@ -1,10 +1,18 @@
 import type { Frag, Line, Span } from './types.ts';
 
-/** Groups fragments into lines by vertical overlap; each line's fragments in reading direction. */
+/**
+ * Groups fragments into lines by vertical overlap; each line's fragments in reading direction. Text
+ * set sideways (an axis label) is a line of its own: its tall box would join the lines it passes.
+ */
 export function groupLines(frags: readonly Frag[]): Line[] {
   const sorted = [...frags].sort((a, b) => a.top + a.bottom - (b.top + b.bottom));
   const lines: { frags: Frag[]; top: number; bottom: number; size: number }[] = [];
+  const sideways: Line[] = [];
   for (const f of sorted) {
+    if (f.rotated) {
+      sideways.push(makeLine([f]));
+      continue;
+    }
     const h = f.bottom - f.top;
     let best: (typeof lines)[number] | undefined;
     let bestOverlap = 0;
@@ -28,7 +36,7 @@ export function groupLines(frags: readonly Frag[]): Line[] {
       }
     } else lines.push({ frags: [f], top: f.top, bottom: f.bottom, size: f.size });
   }
-  return lines.map((l) => makeLine(l.frags)).sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  return [...lines.map((l) => makeLine(l.frags)), ...sideways].sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
 
 export function makeLine(frags: Frag[]): Line {
@@ -64,7 +72,7 @@ export function makeLine(frags: Frag[]): Line {
 export function needsSpace(a: Frag, b: Frag, rtl = false): boolean {
   if (/\s$/.test(a.text) || /^\s/.test(b.text)) return false;
   const gap = rtl ? a.x0 - b.x1 : b.x0 - a.x1;
-  return gap > 0.15 * Math.min(a.size, b.size);
+  return gap > 0.1 * Math.min(a.size, b.size);
 }
 
 const combining: Record<string, string> = {

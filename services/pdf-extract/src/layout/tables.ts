@@ -439,12 +439,35 @@ interface Segment extends Box {
   text: string;
 }
 
+/** A line of running text: long, and words rather than figures. */
+function isProse(text: string): boolean {
+  if (text.length < 30) return false;
+  const tokens = text.split(/\s+/);
+  const words = tokens.filter((t) => /^[(‘“"']?\p{L}[\p{L}'’-]*[)’”"',.;:]*$/u.test(t)).length;
+  return words >= 5 && words >= 0.7 * tokens.length;
+}
+
+/** Pieces of a table row, not counting lines of a text column that runs beside the table. */
+function pieceCount(row: Row): number {
+  return row.segs.filter((s) => !isProse(s.text)).length;
+}
+
 interface Row extends Box {
   segs: Segment[];
   size: number;
 }
 
-/** Page-wide rows of text split into segments at wide gaps. */
+const figure = /^[^\p{L}]*\d[^\p{L}]*$/u;
+
+/**
+ * Two figures side by side are two cells, however close ("7,111 2,599.5"), unless the second is
+ * the next group of digits of the first ("1 087").
+ */
+function apart(a: Frag, b: Frag): boolean {
+  return figure.test(a.text) && figure.test(b.text) && !(/(^|\s)\d{1,3}$/.test(a.text) && /^\d{3}\b/.test(b.text));
+}
+
+/** Page-wide rows of text split into segments at wide gaps, and between figures. */
 function rowsOf(frags: Frag[]): Row[] {
   const lines = groupLines(splitNumbers(frags));
   return lines.map((line) => {
@@ -465,14 +488,19 @@ function rowsOf(frags: Frag[]): Row[] {
     const sorted = [...line.frags].sort((a, b) => a.x0 - b.x0);
     for (const f of sorted) {
       const last = cur[cur.length - 1];
-      if (last && f.x0 - Math.max(...cur.map((c) => c.x1)) > Math.max(0.9 * Math.min(last.size, f.size), 4)) flush();
+      const gap = f.x0 - Math.max(...cur.map((c) => c.x1));
+      if (last && (gap > Math.max(0.9 * Math.min(last.size, f.size), 4) || (gap > 0.2 * f.size && apart(last, f))))
+        flush();
       cur.push(f);
     }
     flush();
-    // A list marker set apart from its text ("•   text", "1.   text") is not a column.
-    while (segs.length >= 2 && /^([•◦▪●○■□►–-]|\(?\d{1,2}[.)]|\(?[a-z][.)])$/.test(segs[0]!.text.trim())) {
-      const [a, b] = segs as [Segment, Segment];
-      segs.splice(0, 2, { ...boxOf([a, b]), frags: [...a.frags, ...b.frags], text: `${a.text} ${b.text}` });
+    // A list marker set apart from its words ("•   text", "1.   text") is not a column, at the start
+    // of a row or beside another column of text.
+    for (let k = segs.length - 2; k >= 0; k--) {
+      if (!/^([•◦▪●○■□►–-]|\(?\d{1,2}[.)]|\(?[a-z][.)])$/.test(segs[k]!.text.trim())) continue;
+      if (!/\p{L}{2,}.*\s.*\p{L}/u.test(segs[k + 1]!.text)) continue;
+      const [a, b] = [segs[k]!, segs[k + 1]!];
+      segs.splice(k, 2, { ...boxOf([a, b]), frags: [...a.frags, ...b.frags], text: `${a.text} ${b.text}` });
     }
     return { x0: line.x0, x1: line.x1, top: line.top, bottom: line.bottom, segs, size: line.size };
   });
@@ -484,7 +512,7 @@ function rowsOf(frags: Frag[]): Row[] {
  */
 export function streamTables(
   frags: Frag[],
-  hRules: Rule[],
+  rules: Rule[],
   strokes: { x: number; y: number }[] = [],
   pictures: Box[] = [],
 ): Table[] {
@@ -492,7 +520,7 @@ export function streamTables(
   const tables: Table[] = [];
   let i = 0;
   while (i < rows.length) {
-    if (rows[i]!.segs.length < 2) {
+    if (pieceCount(rows[i]!) < 2) {
       i++;
       continue;
     }
@@ -504,17 +532,25 @@ export function streamTables(
       const prev = rows[j]!;
       const gap = next.top - prev.bottom;
       if (gap > 2.8 * Math.max(prev.size, next.size)) break;
-      if (next.segs.length >= 2) lastMulti = j + 1;
+      if (pieceCount(next) >= 2) lastMulti = j + 1;
       else if (j + 1 - lastMulti > 2) break;
       j++;
     }
     const run = rows.slice(i, lastMulti + 1);
-    let table = runTable(run, hRules);
-    // Labels around a chart's plot line up like a table: a plot has many diagonal strokes and curves.
+    let table = runTable(run);
+    // Labels around a chart's plot line up like a table: a plot has many diagonal strokes and curves,
+    // or many more lines and marks beside its labels than they have pieces of text.
     if (table) {
       const t = table.table;
       const inside = strokes.filter((p) => p.x >= t.x0 && p.x <= t.x1 && p.y >= t.top && p.y <= t.bottom).length;
       if (inside > 12) table = undefined;
+      const m = 2 * median(run.map((r) => r.bottom - r.top));
+      const near = (x: number, y: number) => x >= t.x0 - m && x <= t.x1 + m && y >= t.top - m && y <= t.bottom + m;
+      const marks =
+        strokes.filter((p) => near(p.x, p.y)).length +
+        mergeRules(rules.filter((r) => (r.horizontal ? near((r.a + r.b) / 2, r.pos) : near(r.pos, (r.a + r.b) / 2))))
+          .length;
+      if (marks > Math.max(30, 3 * t.cells.filter((c) => c.text).length)) table = undefined;
       const area = (t.x1 - t.x0) * (t.bottom - t.top);
       for (const p of pictures) {
         const w = Math.min(p.x1, t.x1) - Math.max(p.x0, t.x0);
@@ -532,8 +568,36 @@ export function streamTables(
   return tables;
 }
 
-function runTable(run: Row[], hRules: Rule[]): { table: Table; consumed: number } | undefined {
-  const multi = run.filter((r) => r.segs.length >= 2);
+/**
+ * A table set in one column of a two-column page has the other column's lines of text beside it:
+ * when lines of running text lie to one side of the table's pieces, that side is cut off.
+ */
+function besideProse(run: Row[]): Row[] {
+  const segs = run.flatMap((r) => r.segs);
+  const prose = segs.filter((s) => isProse(s.text));
+  if (prose.length < 3) return run;
+  // A column of text is justified; the long labels of a table's rows are not.
+  const edge = Math.max(...prose.map((s) => s.x1));
+  const flush = prose.filter((s) => s.x1 > edge - 2).length;
+  if (flush < Math.max(3, 0.5 * prose.length)) return run;
+  const right = Math.min(...prose.map((s) => s.x0));
+  const left = Math.max(...prose.map((s) => s.x1));
+  const keep =
+    run.filter((r) => r.segs.filter((s) => s.x1 < right).length >= 2).length >= 3
+      ? (s: Segment) => s.x1 < right
+      : run.filter((r) => r.segs.filter((s) => s.x0 > left).length >= 2).length >= 3
+        ? (s: Segment) => s.x0 > left
+        : undefined;
+  if (!keep) return run;
+  return run.flatMap((r) => {
+    const kept = r.segs.filter(keep);
+    return kept.length ? [{ ...r, ...boxOf(kept), segs: kept }] : [];
+  });
+}
+
+function runTable(rows: Row[]): { table: Table; consumed: number } | undefined {
+  const run = besideProse(rows);
+  const multi = run.filter((r) => r.segs.length >= 2 && pieceCount(r) >= 1);
   if (multi.length < 3) return undefined;
   const x0 = Math.min(...multi.map((r) => r.x0));
   const x1 = Math.max(...multi.map((r) => r.x1));
@@ -553,7 +617,7 @@ function runTable(run: Row[], hRules: Rule[]): { table: Table; consumed: number 
     if (free && start < 0) start = x;
     if ((!free || x === width - 1) && start >= 0) {
       const end = free ? x + 1 : x;
-      if (start > 0 && end < width - 1 && end - start >= Math.max(0.5 * size, 3)) gaps.push([start + x0, end + x0]);
+      if (start > 0 && end < width - 1 && end - start >= Math.max(0.3 * size, 2.5)) gaps.push([start + x0, end + x0]);
       start = -1;
     }
   }
@@ -609,6 +673,5 @@ function runTable(run: Row[], hRules: Rule[]): { table: Table; consumed: number 
   const covered = cells.reduce((n, c) => n + (c.frags.length ? c.colSpan : 0), 0);
   if (covered < 0.45 * nr * nc) return undefined;
   const rowY = [run[0]!.top - 1, ...run.slice(1).map((r, k) => (run[k]!.bottom + r.top) / 2), run[nr - 1]!.bottom + 1];
-  void hRules;
-  return { table: finish(cells, nr, nc, rowY, colX, false), consumed: run.length };
+  return { table: finish(cells, nr, nc, rowY, colX, false), consumed: rows.length };
 }
