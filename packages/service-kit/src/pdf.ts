@@ -61,8 +61,26 @@ export async function openPdf(path: string, password: string | undefined, job: J
   return out;
 }
 
+/** Beyond this many pages, the count a PDF claims is checked against its page tree. */
+const claimedPagesTrusted = 2000;
+
+/**
+ * The pages a PDF claims (qpdf's --show-npages reads its /Count as stated), or, when the claim is large,
+ * the pages its page tree really holds: a damaged or hostile file may claim billions, and nothing may
+ * be sized by that. NaN when qpdf cannot read the tree.
+ */
+export async function believedPages(claimed: number, path: string, job: Job): Promise<number> {
+  if (!(claimed > claimedPagesTrusted)) return claimed;
+  const { code, stdout } = await exec('qpdf', ['--no-warn', '--show-pages', path], {
+    timeoutMs: timeLeft(job),
+    signal: job.signal,
+    maxOutput: 64 * 1024 * 1024,
+  });
+  return code === 0 || code === 3 ? (stdout.match(/^page \d+:/gm)?.length ?? 0) : NaN;
+}
+
 export async function pageCount(path: string, job: Job): Promise<number> {
-  const n = Number((await qpdf(['--show-npages', path], job)).trim());
+  const n = await believedPages(Number((await qpdf(['--show-npages', path], job)).trim()), path, job);
   if (!Number.isInteger(n) || n < 1) throw new ToolError('damaged_input', 'The PDF has no pages.');
   return n;
 }

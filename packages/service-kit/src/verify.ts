@@ -6,7 +6,7 @@ import { exec } from './exec.ts';
 import { mapLimit } from './limit.ts';
 import type { Logger } from './log.ts';
 import type { Metrics } from './metrics.ts';
-import type { Job } from './pdf.ts';
+import { believedPages, type Job } from './pdf.ts';
 import { sniffKind } from './sniff.ts';
 import { extractZip, listZip } from './zip.ts';
 
@@ -50,12 +50,12 @@ export async function openedPages(path: string, job: Job): Promise<number | unde
   const { code, stdout } = await run(job, 'qpdf', ['--check', '--show-npages', path]);
   if (code !== 0 && code !== 3) return undefined;
   const last = stdout.trim().split('\n').at(-1) ?? '';
-  return /^\d+$/.test(last) ? Number(last) : NaN;
+  return /^\d+$/.test(last) ? believedPages(Number(last), path, job) : NaN;
 }
 
 export async function pdfPages(path: string, job: Job): Promise<number> {
   const { code, stdout } = await run(job, 'qpdf', ['--show-npages', path]);
-  return code === 0 || code === 3 ? Number(stdout.trim()) : NaN;
+  return code === 0 || code === 3 ? believedPages(Number(stdout.trim()), path, job) : NaN;
 }
 
 /** One page's text as pdftotext reads it. */

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ToolError } from '@quire/service-kit';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { envInt, ToolError } from '@quire/service-kit';
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PdfDocument = Awaited<ReturnType<Pdfjs['getDocument']>['promise']>;
@@ -11,30 +13,84 @@ const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.
 
 let loading: Promise<Pdfjs> | undefined;
 
-/**
- * pdf.js, legacy build (the one meant for Node). Its worker code runs in this thread ("fake worker"):
- * loading it ourselves once, up front, saves every document from importing it again.
- */
+/** pdf.js, legacy build (the one meant for Node): its main-thread side, loaded once, up front. */
 export function loadPdfjs(): Promise<Pdfjs> {
-  loading ??= (async () => {
-    const worker: unknown = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
-  })();
+  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((pdfjs) => {
+    idle.push(startThread(pdfjs));
+    return pdfjs;
+  });
   return loading;
+}
+
+/** A worker thread running pdf.js's worker code, and pdf.js's handle on it. */
+interface Thread {
+  thread: Worker;
+  /** This side's port: it keeps the process alive only while a document is open. */
+  port: MessagePort;
+  worker: InstanceType<Pdfjs['PDFWorker']>;
+  /** Set once it has exited, or was stopped. */
+  gone: boolean;
+}
+
+/** Threads waiting for a document; at most as many as jobs run at once. */
+const idle: Thread[] = [];
+const maxIdle = envInt('QUEUE_CONCURRENCY', availableParallelism());
+
+/**
+ * pdf.js parses and decodes in a thread of its own, one document at a time, rather than in this one:
+ * a damaged file can send one of its decoders into a loop that never yields (a JBIG2 image did), and
+ * only a thread can then be stopped at the job's time limit while the service goes on answering. Its
+ * JavaScript heap is bounded too: a file that fills it costs the thread, not the service.
+ */
+function startThread(pdfjs: Pdfjs): Thread {
+  const { port1, port2 } = new MessageChannel();
+  const thread = new Worker(new URL('./pdfjs-thread.mjs', import.meta.url), {
+    workerData: { port: port2 },
+    transferList: [port2],
+    resourceLimits: { maxOldGenerationSizeMb: 1024 },
+  });
+  // pdf.js takes any port with postMessage and addEventListener, as a MessagePort has; its types say null.
+  // Its warnings about a file are no log lines of ours: errors only, as the documents are opened with.
+  const worker = new pdfjs.PDFWorker({ port: port1 as never, verbosity: pdfjs.VerbosityLevel.ERRORS });
+  const t: Thread = { thread, port: port1, worker, gone: false };
+  thread.unref();
+  port1.unref();
+  thread.once('exit', () => stop(t));
+  thread.on('error', () => stop(t));
+  return t;
+}
+
+function stop(t: Thread): void {
+  if (t.gone) return;
+  t.gone = true;
+  void t.thread.terminate();
+  t.worker.destroy();
+  t.port.close();
+  const i = idle.indexOf(t);
+  if (i >= 0) idle.splice(i, 1);
 }
 
 /** Largest image pdf.js decodes, in pixels; bigger ones are skipped rather than filling memory. */
 const maxImagePixels = 36_000_000;
 
 /**
- * Opens a (decrypted) PDF with pdf.js. A file pdf.js cannot read at all is `damaged_input`.
+ * Opens a (decrypted) PDF with pdf.js, on a thread of its own until the document is destroyed; when
+ * `signal` aborts, the thread is stopped at once, whatever it is doing. A file pdf.js cannot read at
+ * all is `damaged_input`.
  */
-export async function openDocument(path: string): Promise<PdfDocument> {
+export async function openDocument(path: string, signal?: AbortSignal): Promise<PdfDocument> {
   const pdfjs = await loadPdfjs();
   const data = new Uint8Array(await readFile(path));
+  let t = idle.pop();
+  while (t?.gone) t = idle.pop();
+  t ??= startThread(pdfjs);
+  const thread = t;
+  thread.port.ref();
+  const abort = () => stop(thread);
+  signal?.addEventListener('abort', abort, { once: true });
   const task = pdfjs.getDocument({
     data,
+    worker: thread.worker,
     verbosity: 0,
     cMapUrl: join(root, 'cmaps') + '/',
     cMapPacked: true,
@@ -48,14 +104,34 @@ export async function openDocument(path: string): Promise<PdfDocument> {
     stopAtErrors: false,
     isEvalSupported: false,
   });
+  let doc: PdfDocument;
   try {
-    return await task.promise;
+    doc = await task.promise;
   } catch (err) {
+    signal?.removeEventListener('abort', abort);
     await task.destroy().catch(() => undefined);
+    release(thread);
     const name = (err as { name?: string }).name;
     if (name === 'PasswordException') throw new ToolError('password_required', undefined, { cause: err });
     throw new ToolError('damaged_input', undefined, { cause: err });
   }
+  // Destroying the document hands its thread to the next one, unless the thread was stopped meanwhile.
+  const destroy = doc.destroy.bind(doc);
+  doc.destroy = async () => {
+    signal?.removeEventListener('abort', abort);
+    if (thread.gone) return;
+    await destroy();
+    release(thread);
+  };
+  return doc;
+}
+
+/** A thread that finished its document waits for the next, or goes when enough are waiting. */
+function release(t: Thread): void {
+  if (t.gone) return;
+  t.port.unref();
+  if (idle.length < maxIdle) idle.push(t);
+  else stop(t);
 }
 
 export async function pdfjsVersion(): Promise<string> {

@@ -11,7 +11,7 @@ import {
   type PDFFont,
   type PDFPage,
 } from '@cantoo/pdf-lib';
-import { fail, type ToolRun } from '@quire/service-kit';
+import { fail, ToolError, type ToolRun } from '@quire/service-kit';
 import { loadPdf, savePdf } from '../pdf-lib.ts';
 import { openRepaired, workPath } from '../pdf.ts';
 
@@ -51,7 +51,12 @@ export const watermark: ToolRun = async (ctx) => {
   const doc = await loadPdf(source);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const pages = doc.getPages();
-  for (const page of pages) stamp(page, font, text, opacity, diagonal);
+  try {
+    for (const page of pages) stamp(page, font, text, opacity, diagonal);
+  } catch (err) {
+    // A page qpdf kept but pdf-lib cannot draw on (contents neither a stream nor an array of them).
+    throw new ToolError('damaged_input', undefined, { cause: err });
+  }
   const out = workPath(ctx, 'watermarked.pdf');
   await savePdf(doc, out);
   return { path: out, properties: { pages: pages.length } };

@@ -25,7 +25,7 @@ function checkAbort(signal: AbortSignal): void {
  */
 export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promise<DocLayout> {
   checkAbort(opts.signal);
-  const doc = await openDocument(path);
+  const doc = await openDocument(path, opts.signal);
   const onAbort = () => void doc.destroy();
   opts.signal.addEventListener('abort', onAbort, { once: true });
   const imageDir = join(opts.workdir, 'images');
