@@ -93,9 +93,12 @@ export async function openDatabase(target: string | DatabaseTarget): Promise<Db>
   const where = typeof target === 'string' ? { file: target } : target;
   let db: Db;
   if ('url' in where) {
-    db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: where.url, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: where.url, max: 10 });
+    // An idle connection the server closes (a restart, a failover) leaves the pool, which also emits it as
+    // an 'error' event: unheard, that event would end the gateway. The next query opens a new connection,
+    // and a query that fails answers its request with the error.
+    pool.on('error', () => {});
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     mkdirSync(dirname(where.file), { recursive: true });
     const sqlite = new SQLite(where.file);

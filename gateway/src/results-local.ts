@@ -16,6 +16,8 @@ export class LocalResultStore implements ResultStore {
 
   async save(from: string, readableName: string): Promise<string> {
     const name = newResultName(readableName);
+    // Made again when it went away under a running gateway (a cleanup of the data directory).
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     await copyFile(from, join(this.dir, name));
     return name;
   }

@@ -1,7 +1,7 @@
 /**
  * A throwaway PostgreSQL server for tests: a fresh cluster in a temp directory on a free loopback port,
- * from Debian's packages, stopped and removed afterwards. As root it runs as the `postgres` user, since
- * PostgreSQL refuses to run as root.
+ * from Debian's packages, stopped and removed afterwards; it can be halted and started again, as an
+ * outage. As root it runs as the `postgres` user, since PostgreSQL refuses to run as root.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, readdirSync } from 'node:fs';
@@ -32,6 +32,11 @@ async function freePort(): Promise<number> {
 
 export interface Postgres {
   url: string;
+  /** Shuts the server down as an outage does, keeping its data. */
+  halt(): Promise<void>;
+  /** Starts it again after a halt, on the same port and data. */
+  start(): Promise<void>;
+  /** Stops it for good and removes its directory. */
   stop(): Promise<void>;
 }
 
@@ -59,51 +64,70 @@ export async function startPostgres(): Promise<Postgres> {
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error}`);
 
   const port = await freePort();
-  const [cmd, args] = as(join(bin, 'postgres'), [
-    '-D',
-    data,
-    '-p',
-    String(port),
-    '-k',
-    dir,
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'fsync=off',
-  ]);
-  const server: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-  let log = '';
-  server.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
-
   const url = `postgres://quire@127.0.0.1:${port}/postgres`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch {
-      await client.end().catch(() => undefined);
-      if (server.exitCode !== null || Date.now() > deadline) {
-        server.kill('SIGKILL');
-        await rm(dir, { recursive: true, force: true });
-        throw new Error(`PostgreSQL did not start: ${log}`);
+  let server: ChildProcess | undefined;
+
+  /** Starts the server on the cluster and waits until it takes connections. */
+  const launch = async () => {
+    const [cmd, args] = as(join(bin, 'postgres'), [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+    ]);
+    const proc = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    server = proc;
+    let log = '';
+    proc.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch {
+        await client.end().catch(() => undefined);
+        if (proc.exitCode !== null || Date.now() > deadline) {
+          proc.kill('SIGKILL');
+          throw new Error(`PostgreSQL did not start: ${log}`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
       }
-      await new Promise((r) => setTimeout(r, 200));
     }
+  };
+
+  /** Fast shutdown (rolls back open transactions and stops at once); the cluster stays. */
+  const halt = async () => {
+    const proc = server;
+    server = undefined;
+    const gone = () => proc?.exitCode !== null || proc.signalCode !== null;
+    if (!proc || gone()) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    process.kill(-proc.pid!, 'SIGINT');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (!gone()) process.kill(-proc.pid!, 'SIGKILL');
+  };
+
+  try {
+    await launch();
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
   }
 
   return {
     url,
+    halt,
+    start: launch,
     async stop() {
-      if (server.exitCode === null) {
-        const exited = new Promise((r) => server.once('exit', r));
-        // Fast shutdown: rolls back open transactions and stops at once.
-        process.kill(-server.pid!, 'SIGINT');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (server.exitCode === null) process.kill(-server.pid!, 'SIGKILL');
-      }
+      await halt();
       await rm(dir, { recursive: true, force: true });
     },
   };
