@@ -138,6 +138,11 @@ describe('isPublicAddress', () => {
     ['fe80::1', false],
     ['::ffff:127.0.0.1', false],
     ['::ffff:10.0.0.1', false],
+    ['::7f00:1', false],
+    ['::808:808', false],
+    ['::127.0.0.1', false],
+    ['64:ff9b::7f00:1', false],
+    ['2002:7f00:1::1', false],
     ['not-an-ip', false],
   ])('%s → %s', (ip, expected) => {
     expect(isPublicAddress(ip)).toBe(expected);

@@ -6,7 +6,13 @@ import { ToolError } from './errors.ts';
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    // The deprecated IPv4-compatible form (::a.b.c.d, ::/96), which ipaddr calls unicast: a host with an
+    // automatic tunnel sends it to the IPv4 address inside, 127.0.0.1 included.
+    if (v6.parts.slice(0, 6).every((p) => p === 0)) return false;
+    if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
+  }
   return ip.range() === 'unicast';
 }
 
