@@ -65,17 +65,15 @@ function gaps(items: readonly Atom[], axis: 'x' | 'y'): [number, number][] {
   return out;
 }
 
+function sizeOf(items: readonly Atom[]): number {
+  return median(items.filter((a) => 'frag' in a).map((a) => ('frag' in a ? a.frag.size : 10))) || 10;
+}
+
 /**
- * Recursive XY cut: a region splits into columns where a clear vertical band of white space crosses
- * it from top to bottom (and both sides hold running text, not a table's short cells), otherwise
- * at its widest horizontal gap. Leaves come out in reading order.
+ * Columns side by side: a clear vertical band of white space crosses the region from top to bottom,
+ * and both sides hold running text, not a table's short cells. The parts in reading order.
  */
-function xyCut(items: Atom[], out: Atom[][], depth = 0): void {
-  if (items.length <= 1 || depth > 400) {
-    if (items.length) out.push(items);
-    return;
-  }
-  const size = median(items.filter((a) => 'frag' in a).map((a) => ('frag' in a ? a.frag.size : 10))) || 10;
+function verticalCut(items: Atom[], size: number): Atom[][] | undefined {
   const rows = rowsOf(items);
   // Page numbers and other tiny pieces may sit in a gutter; they do not close it. Tiny pieces set
   // close to others on their line (a symbol, an index) are part of that line and do.
@@ -86,49 +84,57 @@ function xyCut(items: Atom[], out: Atom[][], depth = 0): void {
         !items.some((b) => b !== a && b.top < a.bottom && b.bottom > a.top && b.x0 < a.x1 + size && b.x1 > a.x0 - size),
     ),
   );
-  const tiny = (a: Atom) => loose.has(a);
-  const solid = items.filter((a) => !tiny(a));
+  const solid = items.filter((a) => !loose.has(a));
   const minGap = rows >= 4 ? 0.7 : rows >= 2 ? 1.0 : 2.5;
   const vgaps = solid.length > 1 ? gaps(solid, 'x').filter(([a, b]) => b - a >= minGap * size) : [];
-  if (vgaps.length) {
-    const parts: Atom[][] = [];
-    let rest = [...solid].sort((a, b) => a.x0 - b.x0);
-    for (const [, b] of vgaps) {
-      parts.push(rest.filter((a) => a.x1 <= b));
-      rest = rest.filter((a) => a.x1 > b);
-    }
-    parts.push(rest);
-    const ok = parts.every((p) => {
-      const n = chars(p);
-      if (n === 0) return true;
-      const r = Math.max(1, rowsOf(p));
-      return n / r >= 12;
-    });
-    if (ok && parts.filter((p) => p.length).length > 1) {
-      const top = Math.min(...solid.map((a) => a.top));
-      const bottom = Math.max(...solid.map((a) => a.bottom));
-      const before: Atom[] = [];
-      const after: Atom[] = [];
-      for (const a of items) {
-        if (!tiny(a)) continue;
-        if (a.bottom <= top) before.push(a);
-        else if (a.top >= bottom) after.push(a);
-        else {
-          const cx = (a.x0 + a.x1) / 2;
-          let k = vgaps.findIndex(([g0, g1]) => cx < (g0 + g1) / 2);
-          if (k < 0) k = parts.length - 1;
-          parts[k]!.push(a);
-        }
-      }
-      for (const p of [before, ...parts, after]) xyCut(p, out, depth + 1);
-      return;
+  if (!vgaps.length) return undefined;
+  const parts: Atom[][] = [];
+  let rest = [...solid].sort((a, b) => a.x0 - b.x0);
+  for (const [, b] of vgaps) {
+    parts.push(rest.filter((a) => a.x1 <= b));
+    rest = rest.filter((a) => a.x1 > b);
+  }
+  parts.push(rest);
+  const ok = parts.every((p) => {
+    const n = chars(p);
+    if (n === 0) return true;
+    const r = Math.max(1, rowsOf(p));
+    return n / r >= 12;
+  });
+  if (!ok || parts.filter((p) => p.length).length < 2) return undefined;
+  const top = Math.min(...solid.map((a) => a.top));
+  const bottom = Math.max(...solid.map((a) => a.bottom));
+  const before: Atom[] = [];
+  const after: Atom[] = [];
+  for (const a of loose) {
+    if (a.bottom <= top) before.push(a);
+    else if (a.top >= bottom) after.push(a);
+    else {
+      const cx = (a.x0 + a.x1) / 2;
+      let k = vgaps.findIndex(([g0, g1]) => cx < (g0 + g1) / 2);
+      if (k < 0) k = parts.length - 1;
+      parts[k]!.push(a);
     }
   }
-  const sections = gutterCut(items, size);
-  if (sections) {
-    out.push(...sections);
+  return [before, ...parts, after];
+}
+
+/**
+ * Recursive XY cut: a region splits into columns (side by side, or two with rows across them),
+ * otherwise at its widest horizontal gap. Leaves come out in reading order.
+ */
+function xyCut(items: Atom[], out: Atom[][], depth = 0): void {
+  if (items.length <= 1 || depth > 400) {
+    if (items.length) out.push(items);
     return;
   }
+  const size = sizeOf(items);
+  const parts = verticalCut(items, size);
+  if (parts) {
+    for (const p of parts) xyCut(p, out, depth + 1);
+    return;
+  }
+  if (gutterCut(items, size, out, depth)) return;
   const hgaps = gaps(items, 'y');
   if (!hgaps.length) {
     out.push(items);
@@ -149,17 +155,29 @@ function xyCut(items: Atom[], out: Atom[][], depth = 0): void {
   );
 }
 
+/** A column is read top down, unless it holds columns of its own. */
+function readColumn(items: Atom[], out: Atom[][], depth: number): void {
+  if (items.length <= 1 || depth > 400) {
+    if (items.length) out.push(items);
+    return;
+  }
+  const size = sizeOf(items);
+  const parts = verticalCut(items, size);
+  if (parts) for (const p of parts) readColumn(p, out, depth + 1);
+  else if (!gutterCut(items, size, out, depth)) out.push(items);
+}
+
 /**
  * Two columns that a few rows run across (a title, a wide figure, the footer): the gutter is the
  * band most rows leave white with text on both sides, scored as rows split minus three times rows
- * crossing. Each column is read top down, the left before the right, up to a row that crosses;
- * that row stands alone. Rows of a wide figure cross too, but they share a white band of their
+ * crossing. Each column is read as a column, the left before the right, up to a row that
+ * crosses; that row stands alone. Rows of a wide figure cross too, but they share a white band of their
  * own: split there, they go on with the columns.
  */
-function gutterCut(items: Atom[], size: number): Atom[][] | undefined {
+function gutterCut(items: Atom[], size: number, out: Atom[][], depth: number): boolean {
   const flat = items.filter((a): a is Box & { frag: Frag } => 'frag' in a && !a.frag.rotated);
   const lines = groupLines(flat.map((a) => a.frag));
-  if (lines.length < 8) return undefined;
+  if (lines.length < 8) return false;
   const atomOf = new Map(flat.map((a) => [a.frag, a as Atom]));
   const loose = items.filter((a) => !('frag' in a) || a.frag.rotated);
   const x0 = Math.min(...items.map((a) => a.x0));
@@ -188,7 +206,7 @@ function gutterCut(items: Atom[], size: number): Atom[][] | undefined {
     if (score > bestScore) [best, bestEnd, bestScore] = [x, x, score];
     else if (score === bestScore && bestEnd === x - 1) bestEnd = x;
   }
-  if (best < 0) return undefined;
+  if (best < 0) return false;
   const g0 = (best + bestEnd) / 2;
   const g1 = g0 + w;
   type Unit = { top: number; atoms: Atom[]; across: boolean };
@@ -205,8 +223,9 @@ function gutterCut(items: Atom[], size: number): Atom[][] | undefined {
   const side = new Map<Atom, 'left' | 'right'>();
   for (const u of units) if (!u.across) for (const a of u.atoms) side.set(a, a.x1 <= g0 ? 'left' : 'right');
   // Crossing rows with only short pieces between them (labels, not lines of text) are a wide
-  // figure's when white bands run down all the rows they span: split at the widest, with the
-  // pieces between them.
+  // figure's when white bands run down all the rows they span: split at the last band that
+  // leaves the left part within the left column; what reaches over the gutter is read with the
+  // right column.
   const bottom = (u: Unit) => Math.max(...u.atoms.map((a) => a.bottom));
   const prose = (u: Unit) => !u.across && u.atoms.some((a) => 'frag' in a && a.frag.text.length >= 25);
   const crossing: Unit[][] = [];
@@ -227,8 +246,8 @@ function gutterCut(items: Atom[], size: number): Atom[][] | undefined {
         band.flatMap((u) => u.atoms),
         'x',
       )
-        .filter(([a, b]) => b - a >= 3 && a > x0 + 0.25 * (x1 - x0) && b < x0 + 0.75 * (x1 - x0))
-        .sort((p, q) => q[1] - q[0] - (p[1] - p[0]))[0];
+        .filter(([a, b]) => b - a >= 3 && a > x0 + 0.25 * (x1 - x0) && a <= g1)
+        .sort((p, q) => q[0] - p[0])[0];
       if (split)
         for (const u of band) {
           for (const a of u.atoms) side.set(a, a.x1 <= split[0] ? 'left' : 'right');
@@ -241,13 +260,12 @@ function gutterCut(items: Atom[], size: number): Atom[][] | undefined {
     const on = items.filter((a) => side.get(a) === s);
     return chars(on) / Math.max(1, rowsOf(on)) >= 12;
   };
-  if (!running('left') || !running('right')) return undefined;
-  const out: Atom[][] = [];
+  if (!running('left') || !running('right')) return false;
   let left: Atom[] = [];
   let right: Atom[] = [];
   const flush = () => {
-    if (left.length) out.push(left);
-    if (right.length) out.push(right);
+    readColumn(left, out, depth + 1);
+    readColumn(right, out, depth + 1);
     left = [];
     right = [];
   };
@@ -259,7 +277,7 @@ function gutterCut(items: Atom[], size: number): Atom[][] | undefined {
     }
   }
   flush();
-  return out.length > 1 ? out : undefined;
+  return true;
 }
 
 type Seq = { line: Line } | { block: Table | Figure };

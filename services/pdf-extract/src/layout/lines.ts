@@ -2,15 +2,18 @@ import type { Frag, Line, Span } from './types.ts';
 
 /**
  * Groups fragments into lines by vertical overlap; each line's fragments in reading direction. Text
- * set sideways (an axis label) is a line of its own: its tall box would join the lines it passes.
+ * set sideways (an axis label) is kept apart: its tall box would join the lines it passes.
  */
 export function groupLines(frags: readonly Frag[]): Line[] {
   const sorted = [...frags].sort((a, b) => a.top + a.bottom - (b.top + b.bottom));
   const lines: { frags: Frag[]; top: number; bottom: number; size: number }[] = [];
-  const sideways: Line[] = [];
+  const sideways: Frag[][] = [];
   for (const f of sorted) {
     if (f.rotated) {
-      sideways.push(makeLine([f]));
+      // Labels set sideways that start level with each other read as one line, left to right.
+      const row = sideways.find((r) => Math.abs(r[0]!.top - f.top) < 0.5 * f.size);
+      if (row) row.push(f);
+      else sideways.push([f]);
       continue;
     }
     const h = f.bottom - f.top;
@@ -36,7 +39,9 @@ export function groupLines(frags: readonly Frag[]): Line[] {
       }
     } else lines.push({ frags: [f], top: f.top, bottom: f.bottom, size: f.size });
   }
-  return [...lines.map((l) => makeLine(l.frags)), ...sideways].sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  return [...lines, ...sideways.map((frags) => ({ frags }))]
+    .map((l) => makeLine(l.frags))
+    .sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
 
 export function makeLine(frags: Frag[]): Line {
