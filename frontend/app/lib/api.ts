@@ -1,5 +1,4 @@
-import type { ErrorCode } from '@quire/catalog/errors';
-import { errorMessages } from 'virtual:quire/error-messages';
+import { errorCodes, type ErrorCode } from '@quire/catalog/errors';
 import { authHeaders } from './auth.ts';
 
 /** What a tool or workflow call came to, as the page shows it. */
@@ -13,7 +12,7 @@ export type RunOutcome =
   | { ok: false; reason: 'network' };
 
 function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(errorMessages, value);
+  return typeof value === 'string' && Object.hasOwn(errorCodes, value);
 }
 
 function outcomeOf(status: number, text: string): RunOutcome {

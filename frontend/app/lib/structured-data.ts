@@ -33,11 +33,10 @@ export function howTo(tool: Tool) {
   };
 }
 
-/** The blog and its guides; `title` is the blog's own (its copy loads with its pages). */
-export function blog(title: string, posts: { slug: string; title: string; date: string }[]) {
+export function blog(posts: { slug: string; title: string; date: string }[]) {
   return {
     '@type': 'Blog',
-    name: `Quire ${title}`,
+    name: `Quire ${english.blog.title}`,
     url: `${siteUrl}/blog`,
     blogPost: posts.map((p) => ({
       '@type': 'BlogPosting',

@@ -1,11 +1,11 @@
 import { AuthForm } from '../components/AuthForm.tsx';
-import { auth } from '../i18n/en/auth.ts';
+import { english } from '../i18n/dictionary.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export function meta() {
   return pageMeta({
-    title: `${auth.loginTitle} – Quire`,
-    description: auth.loginDescription,
+    title: `${english.auth.loginTitle} – Quire`,
+    description: english.auth.loginDescription,
     path: '/login',
   });
 }

@@ -1,11 +1,11 @@
 import { LegalPage } from '../components/LegalPage.tsx';
-import { privacy } from '../i18n/en/privacy.ts';
+import { english } from '../i18n/dictionary.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export function meta() {
   return pageMeta({
-    title: `${privacy.title} – Quire`,
-    description: privacy.description,
+    title: `${english.privacy.title} – Quire`,
+    description: english.privacy.description,
     path: '/privacy-policy',
   });
 }
