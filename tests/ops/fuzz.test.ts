@@ -461,6 +461,8 @@ describe('mutated corpus files through every tool that reads them', () => {
     const end = Date.now() + seconds * 1000;
     let made = 0;
     const inFlight = new Set<string>();
+    /** The cases stopped at the job's time limit, to look into. */
+    const timedOut: string[] = [];
     const worker = async () => {
       while (made < maxCases && Date.now() < end) {
         const index = made++;
@@ -484,6 +486,7 @@ describe('mutated corpus files through every tool that reads them', () => {
           }
           const key = o.status === 200 ? '200' : `${o.status} ${o.body.error?.code}`;
           tally.set(key, (tally.get(key) ?? 0) + 1);
+          if (o.status === 504) timedOut.push(label);
           const why = await judge(s.url, o, dir);
           if (why) failures.push(`${label}: ${why}: ${o.status} ${JSON.stringify(o.body)}`);
         } finally {
@@ -501,7 +504,8 @@ describe('mutated corpus files through every tool that reads them', () => {
 
     console.log(
       `fuzz seed ${seed}: ${made} cases in ${seconds} s; answers ${JSON.stringify(Object.fromEntries(tally))}; ` +
-        `peak RSS (MB) ${JSON.stringify(Object.fromEntries([...peak].map(([k, v]) => [k, Math.round(v)])))}`,
+        `peak RSS (MB) ${JSON.stringify(Object.fromEntries([...peak].map(([k, v]) => [k, Math.round(v)])))}` +
+        (timedOut.length ? `; stopped at the time limit: ${timedOut.join(', ')}` : ''),
     );
     expect(failures).toEqual([]);
     expect(made).toBeGreaterThan(20);

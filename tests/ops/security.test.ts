@@ -4,8 +4,8 @@
  * bomb and PDF bombs (a thousandfold stream, a 1.6-gigapixel image, a page count of four billion) with
  * the services' memory watched; the upload limit at nginx, the gateway and every service; markup in a
  * file name kept as text, in the API and on the page; security headers on downloads and error answers;
- * forged tokens through nginx. What the other tests already cover is listed in the report of this file's
- * change, not repeated here.
+ * forged tokens through nginx. What other tests cover already (the renderer's SSRF and zip tests, the
+ * gateway's token and traversal tests, the rate-limit test) is not repeated here.
  */
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';

@@ -47,7 +47,7 @@ function startThread(pdfjs: Pdfjs): Thread {
   const thread = new Worker(new URL('./pdfjs-thread.mjs', import.meta.url), {
     workerData: { port: port2 },
     transferList: [port2],
-    resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
   });
   // pdf.js takes any port with postMessage and addEventListener, as a MessagePort has; its types say null.
   // Its warnings about a file are no log lines of ours: errors only, as the documents are opened with.
@@ -104,26 +104,45 @@ export async function openDocument(path: string, signal?: AbortSignal): Promise<
     stopAtErrors: false,
     isEvalSupported: false,
   });
+  /** Hands the thread on once the document is gone; a thread too busy to say so is stopped instead. */
+  const done = async (destroy: () => Promise<void>) => {
+    if (!thread.gone) {
+      const answered = await within(destroy(), destroyGraceMs);
+      if (answered) release(thread);
+      else stop(thread);
+    }
+    signal?.removeEventListener('abort', abort);
+  };
   let doc: PdfDocument;
   try {
     doc = await task.promise;
   } catch (err) {
-    signal?.removeEventListener('abort', abort);
-    await task.destroy().catch(() => undefined);
-    release(thread);
+    await done(() => task.destroy());
     const name = (err as { name?: string }).name;
     if (name === 'PasswordException') throw new ToolError('password_required', undefined, { cause: err });
     throw new ToolError('damaged_input', undefined, { cause: err });
   }
-  // Destroying the document hands its thread to the next one, unless the thread was stopped meanwhile.
   const destroy = doc.destroy.bind(doc);
-  doc.destroy = async () => {
-    signal?.removeEventListener('abort', abort);
-    if (thread.gone) return;
-    await destroy();
-    release(thread);
-  };
+  doc.destroy = () => done(destroy);
   return doc;
+}
+
+/**
+ * How long a document's thread may take to let it go. One that takes longer is still at work on it
+ * (a decoder in a loop, after the job gave up on an error): left alone, it would run on for ever.
+ */
+const destroyGraceMs = 2000;
+
+/** Whether a promise settles, either way, within `ms`. */
+function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const settle = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    promise.then(settle, settle);
+  });
 }
 
 /** A thread that finished its document waits for the next, or goes when enough are waiting. */
