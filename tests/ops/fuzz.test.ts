@@ -421,6 +421,20 @@ function leftovers(work: string): string[] {
   return browsers.length <= 1 ? left.filter((e) => !browsers.includes(e)) : left;
 }
 
+/** What the logs say about a failed case (its request id is `fuzz-<seed>-<case>`): the causes they keep. */
+function causes(logDir: string, failure: string): string {
+  const index = /^#(\d+) /.exec(failure)?.[1];
+  if (index === undefined) return '';
+  const id = `"requestId":"fuzz-${seed}-${index}"`;
+  const lines = readdirSync(logDir).flatMap((f) =>
+    readFileSync(join(logDir, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(id) && l.includes('"cause"'))
+      .map((l) => `\n    ${f}: ${l.slice(0, 600)}`),
+  );
+  return lines.join('');
+}
+
 let runDir: string;
 let stack: Stack | undefined;
 
@@ -507,7 +521,7 @@ describe('mutated corpus files through every tool that reads them', () => {
         `peak RSS (MB) ${JSON.stringify(Object.fromEntries([...peak].map(([k, v]) => [k, Math.round(v)])))}` +
         (timedOut.length ? `; stopped at the time limit: ${timedOut.join(', ')}` : ''),
     );
-    expect(failures).toEqual([]);
+    expect(failures.map((f) => `${f}${causes(s.logDir, f)}`)).toEqual([]);
     expect(made).toBeGreaterThan(20);
     for (const p of processes) {
       expect(stillRunning(p), `${p.name} was restarted or is gone`).toBe(true);
