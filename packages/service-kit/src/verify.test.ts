@@ -156,10 +156,10 @@ describe('pageIsBlank', () => {
   it('tells a blank page from a page with content', async () => {
     const j = job();
     const bad = broken(j.workdir);
-    expect(await pageIsBlank(bad.blank, 1, j, j.workdir)).toBe(true);
-    expect(await pageIsBlank(four, 1, j, j.workdir)).toBe(false);
+    expect(await pageIsBlank(bad.blank, 1, j)).toBe(true);
+    expect(await pageIsBlank(four, 1, j)).toBe(false);
     // With its text filtered out, a page of prose has nothing left to draw.
-    expect(await pageIsBlank(bad.noText, 1, j, j.workdir)).toBe(true);
+    expect(await pageIsBlank(bad.noText, 1, j)).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@ import { mapLimit } from './limit.ts';
 import type { Logger } from './log.ts';
 import type { Metrics } from './metrics.ts';
 import { believedPages, type Job } from './pdf.ts';
+import { parsePgm, renderPage } from './similarity.ts';
 import { sniffKind } from './sniff.ts';
 import { extractZip, listZip } from './zip.ts';
 
@@ -93,23 +94,9 @@ export function wordsOf(text: string): string[] {
 }
 
 /** Whether a page renders to white (or one flat colour) only. */
-export async function pageIsBlank(path: string, page: number, job: Job, dir: string): Promise<boolean> {
-  const out = join(dir, `blank-${Math.random().toString(36).slice(2)}`);
-  await run(job, 'pdftoppm', [
-    '-q',
-    '-gray',
-    '-r',
-    String(blankDpi),
-    '-f',
-    String(page),
-    '-l',
-    String(page),
-    '-singlefile',
-    path,
-    out,
-  ]);
-  const pgm = await readFile(`${out}.pgm`).catch(() => undefined);
-  return pgm ? isFlat(pgm) : false; // unrenderable pages are not called blank here; opening is checked apart
+export async function pageIsBlank(path: string, page: number, job: Job): Promise<boolean> {
+  const grey = await renderPage(path, page, blankDpi, job);
+  return grey ? isFlat(grey.data) : false; // unrenderable pages are not called blank here; opening is checked apart
 }
 
 /** Which of several pages render blank: one pdftoppm over their span when they lie close together. */
@@ -123,38 +110,26 @@ async function blankPages(path: string, pages: number[], job: Job, dir: string):
     // Named p-7.pgm, p-07.pgm or p-007.pgm, padded to the document's page count.
     const rendered = new Map((await readdir(out)).map((f) => [Number(/-(\d+)\.pgm$/.exec(f)?.[1]), join(out, f)]));
     if (pages.every((p) => rendered.has(p))) {
-      return new Map(await Promise.all(pages.map(async (p) => [p, isFlat(await readFile(rendered.get(p)!))] as const)));
+      const flat = async (p: number) => {
+        const grey = parsePgm(await readFile(rendered.get(p)!));
+        return grey ? isFlat(grey.data) : false;
+      };
+      return new Map(await Promise.all(pages.map(async (p) => [p, await flat(p)] as const)));
     }
   }
-  const blank = await mapLimit(pages, 2, (p) => pageIsBlank(path, p, job, dir));
+  const blank = await mapLimit(pages, 2, (p) => pageIsBlank(path, p, job));
   return new Map(pages.map((p, i) => [p, blank[i]!]));
 }
 
 /** Whether a rendered page is one flat colour. */
-function isFlat(pgm: Buffer): boolean {
+function isFlat(pixels: Uint8Array): boolean {
   let min = 255;
   let max = 0;
-  for (const v of pgmPixels(pgm)) {
+  for (const v of pixels) {
     if (v < min) min = v;
     if (v > max) max = v;
   }
   return max - min < 8;
-}
-
-/** The pixel bytes of a binary PGM (P5), after its header. */
-function pgmPixels(pgm: Buffer): Buffer {
-  let fields = 0;
-  let i = 0;
-  while (fields < 4 && i < pgm.length) {
-    while (i < pgm.length && /\s/.test(String.fromCharCode(pgm[i]!))) i++;
-    if (pgm[i] === 0x23) {
-      while (i < pgm.length && pgm[i] !== 0x0a) i++;
-      continue;
-    }
-    while (i < pgm.length && !/\s/.test(String.fromCharCode(pgm[i]!))) i++;
-    fields++;
-  }
-  return pgm.subarray(i + 1);
 }
 
 /** Up to `samplePages` page numbers spread over 1..count, first and last included. */
