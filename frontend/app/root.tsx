@@ -6,8 +6,14 @@ import { NotFound } from './components/NotFound.tsx';
 import { TagManager } from './components/TagManager.tsx';
 import { useVisitorLanguage } from './i18n/use-language.ts';
 import { useT } from './i18n/use-t.ts';
-import './styles.css';
+import styles from './styles.css?inline';
 import themeScript from './theme.js?raw';
+
+/**
+ * Written into the prerendered pages only: the browser has both long before hydration, and React never
+ * rewrites an element's inner HTML while hydrating, so the pages' script does not carry them again.
+ */
+const inline = import.meta.env.SSR ? { themeScript, styles } : { themeScript: '', styles: '' };
 
 export function Layout({ children }: { children: ReactNode }) {
   const t = useT();
@@ -20,9 +26,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#1d4ed8" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* Inline (allowed by its hash) so that it runs before the first paint: a dark page never flashes light. */}
-        <script id="theme" dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script id="theme" dangerouslySetInnerHTML={{ __html: inline.themeScript }} />
         <Meta />
         <Links />
+        {/* The one small stylesheet, inline: the first paint waits for no request. */}
+        <style dangerouslySetInnerHTML={{ __html: inline.styles }} />
       </head>
       <body>
         <a className="skip" href="#main">

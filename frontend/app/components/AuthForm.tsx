@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+// The copy this form shows loads with it.
+import '../i18n/en/auth.ts';
 import { useT } from '../i18n/use-t.ts';
-import { AuthUnavailable, GoogleUnavailable, signIn, signInWithGoogle, signUp } from '../lib/auth.ts';
+import { AuthUnavailable, GoogleUnavailable, signIn, signInWithGoogle, signUp } from '../lib/sign-in.ts';
 
 /** Login and signup: e-mail and password, or Google; success goes home (spec §4). */
 export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {

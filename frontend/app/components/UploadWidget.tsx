@@ -1,4 +1,4 @@
-import { fileKinds } from '@quire/catalog/kinds';
+import { fileKinds } from 'virtual:quire/file-kinds';
 import { constants } from '@quire/catalog/site';
 import { takesMany, takesUrl, type Tool } from '../lib/tools.ts';
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';

@@ -3,6 +3,8 @@ import { findTool } from '../lib/tools.ts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { postForm } from '../lib/api.ts';
+// The copy the builder shows loads with it.
+import '../i18n/en/workflow.ts';
 import { toolKey, useT, type CopyKey } from '../i18n/use-t.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { ResultLink } from './ResultLink.tsx';

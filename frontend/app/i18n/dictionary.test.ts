@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ar } from './ar.ts';
 import { english, type Dictionary } from './dictionary.ts';
+import { account } from './en/account.ts';
+import { auth } from './en/auth.ts';
+import { blog } from './en/blog.ts';
+import { contact } from './en/contact.ts';
+import { faq } from './en/faq.ts';
+import { privacy } from './en/privacy.ts';
+import { terms } from './en/terms.ts';
+import { workflow } from './en/workflow.ts';
 import { es } from './es.ts';
 import { fr } from './fr.ts';
 import { hi } from './hi.ts';
@@ -15,13 +23,22 @@ function entries(node: unknown, prefix = ''): [string, string][] {
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 const leadingEmoji = (text: string) => /^\p{Extended_Pictographic}/u.exec(text)?.[0];
 
+/** All of English: what every page shows and every page's own copy. */
+const complete = { ...english, account, auth, blog, contact, faq, privacy, terms, workflow };
+
+describe('English', () => {
+  it("holds each page's own copy once the page's code has loaded it", () => {
+    expect(english).toEqual(complete);
+  });
+});
+
 describe.each([
   ['es', es],
   ['fr', fr],
   ['hi', hi],
   ['ar', ar],
 ] as [string, Dictionary][])('the %s dictionary', (_name, dictionary) => {
-  const source = new Map(entries(english));
+  const source = new Map(entries(complete));
   const translated = new Map(entries(dictionary));
 
   it('has every English key and no other', () => {

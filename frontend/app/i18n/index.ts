@@ -15,12 +15,12 @@ const loaders: Record<Exclude<Language, 'en'>, () => Promise<Dictionary>> = {
   ar: () => import('./ar.ts').then((m) => m.ar),
 };
 
-const loaded: Partial<Record<Language, Dictionary>> = { en: english };
+const loaded: Partial<Record<Language, Dictionary | typeof english>> = { en: english };
 // Pages are prerendered in English and hydrate in English; the visitor's language follows at once.
 let current: Language = fallbackLanguage;
 const listeners = new Set<() => void>();
 
-function lookup(dictionary: Dictionary, key: string): string | undefined {
+function lookup(dictionary: object, key: string): string | undefined {
   let node: unknown = dictionary;
   for (const part of key.split('.')) {
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined;

@@ -1,4 +1,5 @@
-import { errorCodes, type ErrorCode } from '@quire/catalog/errors';
+import type { ErrorCode } from '@quire/catalog/errors';
+import { errorMessages } from 'virtual:quire/error-messages';
 import { authHeaders } from './auth.ts';
 
 /** What a tool or workflow call came to, as the page shows it. */
@@ -12,7 +13,7 @@ export type RunOutcome =
   | { ok: false; reason: 'network' };
 
 function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(errorCodes, value);
+  return typeof value === 'string' && Object.hasOwn(errorMessages, value);
 }
 
 function outcomeOf(status: number, text: string): RunOutcome {

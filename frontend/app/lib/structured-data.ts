@@ -33,10 +33,11 @@ export function howTo(tool: Tool) {
   };
 }
 
-export function blog(posts: { slug: string; title: string; date: string }[]) {
+/** The blog and its guides; `title` is the blog's own (its copy loads with its pages). */
+export function blog(title: string, posts: { slug: string; title: string; date: string }[]) {
   return {
     '@type': 'Blog',
-    name: `Quire ${english.blog.title}`,
+    name: `Quire ${title}`,
     url: `${siteUrl}/blog`,
     blogPost: posts.map((p) => ({
       '@type': 'BlogPosting',

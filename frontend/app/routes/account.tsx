@@ -1,17 +1,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { english } from '../i18n/dictionary.ts';
+import { Avatar } from '../components/Avatar.tsx';
+import { account } from '../i18n/en/account.ts';
 import { toolKey, useLanguageCode, useT } from '../i18n/use-t.ts';
 import { downloadUrl, readableName } from '../lib/api.ts';
-import { authHeaders, initialsAvatar, signOut, updateDisplayName, useAuth, type User } from '../lib/auth.ts';
+import { authHeaders, useAuth, type User } from '../lib/auth.ts';
+import { signOut, updateDisplayName } from '../lib/sign-in.ts';
 import { localHistoryOf } from '../lib/history.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { findTool } from '../lib/tools.ts';
 
 export function meta() {
   return pageMeta({
-    title: `${english.account.title} – Quire`,
-    description: english.account.description,
+    title: `${account.title} – Quire`,
+    description: account.description,
     path: '/account',
     noindex: true,
   });
@@ -70,24 +72,6 @@ function HistoryTable({ entries, showResults }: { entries: HistoryEntry[]; showR
         ))}
       </tbody>
     </table>
-  );
-}
-
-/** The photo, or the initials when there is none or it does not load. */
-function Avatar({ user }: { user: User }) {
-  const t = useT();
-  const [broken, setBroken] = useState(false);
-  const src = user.photoURL && !broken ? user.photoURL : initialsAvatar(user);
-  return (
-    <img
-      className="avatar"
-      src={src}
-      alt={t('account.avatar')}
-      width="72"
-      height="72"
-      referrerPolicy="no-referrer"
-      onError={() => setBroken(true)}
-    />
   );
 }
 

@@ -3,10 +3,10 @@ import { useLoaderData, useSearchParams } from 'react-router';
 import { PostCard } from '../components/PostCard.tsx';
 import { postSummaries } from '../blog/posts.server.ts';
 import type { PostSummary } from '../blog/types.ts';
-import { english } from '../i18n/dictionary.ts';
+import { blog } from '../i18n/en/blog.ts';
 import { useT } from '../i18n/use-t.ts';
 import { pageMeta } from '../lib/seo.ts';
-import { blog } from '../lib/structured-data.ts';
+import { blog as blogJsonLd } from '../lib/structured-data.ts';
 
 export function loader() {
   return { posts: postSummaries() };
@@ -14,10 +14,10 @@ export function loader() {
 
 export function meta({ data }: { data?: { posts: PostSummary[] } }) {
   return pageMeta({
-    title: `${english.blog.title} – Quire`,
-    description: english.blog.description,
+    title: `${blog.title} – Quire`,
+    description: blog.description,
     path: '/blog',
-    jsonLd: [blog(data?.posts ?? [])],
+    jsonLd: [blogJsonLd(blog.title, data?.posts ?? [])],
   });
 }
 

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { english } from '../i18n/dictionary.ts';
+import { contact } from '../i18n/en/contact.ts';
 import { useT } from '../i18n/use-t.ts';
 import { postJson } from '../lib/api.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export function meta() {
   return pageMeta({
-    title: `${english.contact.title} – Quire`,
-    description: english.contact.description,
+    title: `${contact.title} – Quire`,
+    description: contact.description,
     path: '/contact',
   });
 }

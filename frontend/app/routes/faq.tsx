@@ -1,5 +1,5 @@
 import { constants } from '@quire/catalog/site';
-import { english } from '../i18n/dictionary.ts';
+import { faq } from '../i18n/en/faq.ts';
 import { useT } from '../i18n/use-t.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { useSiteSettings } from '../lib/settings.ts';
@@ -8,18 +8,18 @@ const questions = [1, 2, 3, 4, 5, 6, 7] as const;
 
 export function meta() {
   return pageMeta({
-    title: `${english.faq.title} – Quire`,
-    description: english.faq.description,
+    title: `${faq.title} – Quire`,
+    description: faq.description,
     path: '/faq',
     jsonLd: [
       {
         '@type': 'FAQPage',
         mainEntity: questions.map((n) => ({
           '@type': 'Question',
-          name: english.faq[`q${n}`],
+          name: faq[`q${n}`],
           acceptedAnswer: {
             '@type': 'Answer',
-            text: english.faq[`a${n}`]
+            text: faq[`a${n}`]
               .replace('{{mb}}', String(constants.uploadLimitMb))
               .replace('{{minutes}}', String(constants.resultTtlSeconds / 60)),
           },

@@ -1,11 +1,11 @@
 import { AuthForm } from '../components/AuthForm.tsx';
-import { english } from '../i18n/dictionary.ts';
+import { auth } from '../i18n/en/auth.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export function meta() {
   return pageMeta({
-    title: `${english.auth.loginTitle} – Quire`,
-    description: english.auth.loginDescription,
+    title: `${auth.loginTitle} – Quire`,
+    description: auth.loginDescription,
     path: '/login',
   });
 }

@@ -2,7 +2,7 @@ import { findTool } from '../lib/tools.ts';
 import { data, isRouteErrorResponse, Link, useLoaderData, useRouteError } from 'react-router';
 import { findPost } from '../blog/posts.server.ts';
 import type { Post } from '../blog/types.ts';
-import { english } from '../i18n/dictionary.ts';
+import { blog } from '../i18n/en/blog.ts';
 import { toolKey, useLanguageCode, useT } from '../i18n/use-t.ts';
 import { pageMeta, siteUrl } from '../lib/seo.ts';
 import { blogPosting } from '../lib/structured-data.ts';
@@ -25,8 +25,8 @@ export async function clientLoader({ serverLoader }: { serverLoader: () => Promi
 export function meta({ data: loaded, params }: { data?: { post: Post }; params: { slug?: string } }) {
   if (!loaded) {
     return pageMeta({
-      title: english.blog.notFound,
-      description: english.blog.description,
+      title: blog.notFound,
+      description: blog.description,
       path: `/blog/${params.slug}`,
       noindex: true,
     });

@@ -1,11 +1,11 @@
 import { LegalPage } from '../components/LegalPage.tsx';
-import { english } from '../i18n/dictionary.ts';
+import { privacy } from '../i18n/en/privacy.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export function meta() {
   return pageMeta({
-    title: `${english.privacy.title} – Quire`,
-    description: english.privacy.description,
+    title: `${privacy.title} – Quire`,
+    description: privacy.description,
     path: '/privacy-policy',
   });
 }

@@ -1,9 +1,9 @@
 import { LegalPage } from '../components/LegalPage.tsx';
-import { english } from '../i18n/dictionary.ts';
+import { terms } from '../i18n/en/terms.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export function meta() {
-  return pageMeta({ title: `${english.terms.title} – Quire`, description: english.terms.description, path: '/terms' });
+  return pageMeta({ title: `${terms.title} – Quire`, description: terms.description, path: '/terms' });
 }
 
 export default function Terms() {

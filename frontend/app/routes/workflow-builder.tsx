@@ -1,12 +1,12 @@
 import { WorkflowBuilder } from '../components/WorkflowBuilder.tsx';
-import { english } from '../i18n/dictionary.ts';
+import { workflow } from '../i18n/en/workflow.ts';
 import { useT } from '../i18n/use-t.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export function meta() {
   return pageMeta({
-    title: `${english.workflow.title} – Quire`,
-    description: english.workflow.description,
+    title: `${workflow.title} – Quire`,
+    description: workflow.description,
     path: '/workflow-builder',
   });
 }

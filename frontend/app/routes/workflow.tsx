@@ -1,14 +1,14 @@
 import { findTool } from '../lib/tools.ts';
 import { useParams } from 'react-router';
 import { WorkflowBuilder } from '../components/WorkflowBuilder.tsx';
-import { english } from '../i18n/dictionary.ts';
+import { workflow } from '../i18n/en/workflow.ts';
 import { useT } from '../i18n/use-t.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export function meta({ params }: { params: { slug?: string } }) {
   return pageMeta({
-    title: `${english.workflow.savedTitle} – Quire`,
-    description: english.workflow.description,
+    title: `${workflow.savedTitle} – Quire`,
+    description: workflow.description,
     path: `/workflow/${params.slug ?? ''}`,
     noindex: true,
   });
