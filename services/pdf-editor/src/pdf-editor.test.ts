@@ -503,6 +503,20 @@ describe('pdf-compress', () => {
     }
   });
 
+  it("judges a stamp-sized page at 150 dpi too, where Ghostscript's rewrite moves its pixels", async () => {
+    // At 72 dpi this 4-point page is 4×4 pixels and Ghostscript's rewrite renders alike; at 150 dpi it does not.
+    const source = pdf('pypdf-imagemagick-CCITTFaxDecode.pdf');
+    const job = { workdir: scratch, signal: new AbortController().signal, deadline: Date.now() + 60_000 };
+    for (const level of ['recommended', 'extreme']) {
+      const r = await call('pdf-compress', [source], { level });
+      expect(r.props.candidate, level).not.toMatch(/ghostscript/);
+      for (const dpi of [72, 150, 600]) {
+        const [before, after] = await Promise.all([renderPage(source, 1, dpi, job), renderPage(r.file, 1, dpi, job)]);
+        expect(greySimilarity(before, after), `${level} at ${dpi} dpi`).toBeCloseTo(1, 9);
+      }
+    }
+  });
+
   it('adds no XMP metadata the original did not have, and keeps what it had', async () => {
     const job = { workdir: scratch, signal: new AbortController().signal, deadline: Date.now() + 60_000 };
     for (const [name, had] of [
