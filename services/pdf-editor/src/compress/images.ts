@@ -3,6 +3,19 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { exec, mapLimit, qpdf, similarity, type Job } from '@quire/service-kit';
+import { duplicateStreams } from './duplicates.ts';
+import {
+  applyUpdates,
+  asDict,
+  dumpObjects,
+  objectNumber,
+  referenced,
+  relink,
+  type JsonObject,
+  type Objects,
+  type PdfDict,
+  type PdfValue,
+} from './qpdf-json.ts';
 
 /**
  * What a level may do to an image: the resolution it is brought down to, the SSIM it must keep, and
@@ -14,18 +27,15 @@ export interface ImageTarget {
   quality: number;
 }
 
-/** A PDF object as qpdf's JSON (version 2) gives it: a value, or a stream's dictionary and data file. */
-type PdfValue = string | number | boolean | null | PdfValue[] | { [key: string]: PdfValue };
-interface JsonObject {
-  value?: PdfValue;
-  stream?: { dict: Record<string, PdfValue>; datafile?: string };
-}
-
 /** What was done to the images of a file, for the result's properties. */
 export interface ImageReport {
   images: number;
   recompressed: number;
   bytesSaved: number;
+  /** Copies of an image or font program now sharing the first one. */
+  deduplicated: number;
+  /** Soft masks dropped because they hid nothing. */
+  opaqueMasks: number;
 }
 
 /** Stream keys that describe page pieces only an authoring program reads, and pre-rendered thumbnails. */
@@ -40,9 +50,11 @@ const minSaving = 0.1;
 /**
  * Rewrites the photographic images of a PDF smaller: each brought down to the resolution it is shown
  * at (no further than the level's dpi), then re-encoded with mozjpeg at the lowest quality that keeps
- * the level's SSIM against the image as shown, or deflated when that is smaller. Bilevel, masked,
- * palette, CMYK and exotic images are left as they are. Page thumbnails and authoring data go too, and
- * with `dropMetadata` the catalog's XMP (for a rewrite that added XMP the original did not have).
+ * the level's SSIM against the image as shown, or deflated when that is smaller; CMYK is only brought
+ * down, in its own inks. Bilevel, stencil-masked, palette and exotic images are left as they are.
+ * Copies of an image or font program are merged into one, soft masks that hide nothing dropped, page
+ * thumbnails and authoring data removed, and with `dropMetadata` the catalog's XMP too (for a rewrite
+ * that added XMP the original did not have).
  * Writes `out` and reports what changed; object streams and the best Flate are applied by the caller.
  */
 export async function recompressImages(
@@ -55,13 +67,21 @@ export async function recompressImages(
   const dir = join(job.workdir, `images-${Math.random().toString(36).slice(2)}`);
   await mkdir(dir, { recursive: true });
   const [shown, objects] = await Promise.all([displayedResolution(source, job), dumpObjects(source, dir, job)]);
+  const moved = await duplicateStreams(source, objects, dir, job);
+  // The copy kept is shown wherever its copies were.
+  for (const [copy, kept] of moved) {
+    const [c, k] = [copy, kept].map((ref) => objectNumber(`obj:${ref}`)) as [number, number];
+    const at = Math.max(shown.get(c) ?? 0, shown.get(k) ?? 0);
+    if (at > 0) shown.set(k, at);
+  }
   const root = rootKey(objects);
-  const updates: Record<string, JsonObject> = {};
-  const report: ImageReport = { images: 0, recompressed: 0, bytesSaved: 0 };
+  const updates: Objects = {};
+  const report: ImageReport = { images: 0, recompressed: 0, bytesSaved: 0, deduplicated: moved.size, opaqueMasks: 0 };
 
   const pictures: { key: string; ppi: number }[] = [];
+  const masks = new Map<string, string>();
   for (const [key, obj] of Object.entries(objects)) {
-    const dict = obj.value && typeof obj.value === 'object' && !Array.isArray(obj.value) ? obj.value : undefined;
+    const dict = asDict(obj.value);
     if (key === root && options.dropMetadata && dict && '/Metadata' in dict) {
       const { ['/Metadata']: _metadata, ...kept } = dict;
       updates[key] = { value: kept };
@@ -69,19 +89,19 @@ export async function recompressImages(
     if (dict?.['/Type'] === '/Page' && droppedPageKeys.some((k) => k in dict)) {
       updates[key] = { value: Object.fromEntries(Object.entries(dict).filter(([k]) => !droppedPageKeys.includes(k))) };
     }
+    // A copy goes once nothing points at it.
+    if (moved.has(key.slice(4))) continue;
     const ppi = shown.get(objectNumber(key));
     if (obj.stream?.dict['/Subtype'] !== '/Image' || ppi === undefined) continue;
     report.images++;
+    const mask = referenced(obj.stream.dict['/SMask']);
+    if (mask && plainMask(objects[mask]?.stream?.dict)) masks.set(key, mask);
     if (worthALook(obj.stream.dict, objects)) pictures.push({ key, ppi });
   }
-  // Only the images worth a look are decoded, never the whole file: a big scan decodes to many times its size.
-  const decoded = pictures.length
-    ? await dumpObjects(
-        source,
-        dir,
-        job,
-        pictures.map((p) => objectNumber(p.key)),
-      )
+  // Only the images and masks worth a look are decoded, never the whole file: a scan decodes to many times its size.
+  const wanted = new Set([...pictures.map((p) => p.key), ...masks.values()]);
+  const decoded = wanted.size
+    ? await dumpObjects(source, dir, job, { objects: [...wanted].map(objectNumber), decode: 'generalized' })
     : {};
   // Two at a time: encoding is CPU-bound, and a job should not take the whole machine.
   await mapLimit(pictures, 2, async ({ key, ppi }) => {
@@ -92,19 +112,37 @@ export async function recompressImages(
     report.recompressed++;
     report.bytesSaved += replaced.saved;
   });
-
-  const header = { jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: 0 };
-  const update = join(dir, 'update.json');
-  await writeFile(update, JSON.stringify({ qpdf: [header, updates] }));
-  await qpdf([source, `--update-from-json=${update}`, out], job);
+  // An image whose soft mask lets every pixel through is drawn the same without it.
+  for (const [key, mask] of masks) {
+    if (!(await opaque(decoded[mask]?.stream))) continue;
+    const stream = updates[key]?.stream ?? { dict: objects[key]!.stream!.dict };
+    const { ['/SMask']: _mask, ...dict } = stream.dict;
+    updates[key] = { stream: { ...stream, dict } };
+    report.opaqueMasks++;
+  }
+  // Whatever pointed at a copy points at the one kept.
+  if (moved.size) {
+    for (const [key, obj] of Object.entries(objects)) {
+      if (key === 'trailer' || moved.has(key.slice(4))) continue;
+      const update = updates[key];
+      const stream = update?.stream ?? (obj.stream && { dict: obj.stream.dict });
+      const value = update?.value ?? obj.value;
+      if (stream) {
+        const dict = relink(stream.dict, moved) as PdfDict;
+        if (JSON.stringify(dict) !== JSON.stringify(stream.dict)) updates[key] = { stream: { ...stream, dict } };
+      } else if (value !== undefined) {
+        const relinked = relink(value, moved);
+        if (JSON.stringify(relinked) !== JSON.stringify(value)) updates[key] = { value: relinked };
+      }
+    }
+  }
+  await applyUpdates(source, out, updates, dir, job);
   return report;
 }
 
 /** The key of the document catalog, as the trailer names it. */
-function rootKey(objects: Record<string, JsonObject>): string | undefined {
-  const trailer = objects.trailer?.value;
-  const root = trailer && typeof trailer === 'object' && !Array.isArray(trailer) ? trailer['/Root'] : undefined;
-  return typeof root === 'string' ? `obj:${root}` : undefined;
+function rootKey(objects: Objects): string | undefined {
+  return referenced(asDict(objects.trailer?.value)?.['/Root']);
 }
 
 /** Whether a PDF's catalog carries XMP metadata. */
@@ -112,11 +150,6 @@ export async function hasMetadata(path: string, job: Job): Promise<boolean> {
   const trailer = await qpdf(['--show-object=trailer', path], job);
   const root = /\/Root (\d+) (\d+) R/.exec(trailer);
   return root !== null && /\/Metadata\s/.test(await qpdf([`--show-object=${root[1]},${root[2]}`, path], job));
-}
-
-/** The object number of a key such as "obj:12 0 R". */
-function objectNumber(key: string): number {
-  return Number(/^obj:(\d+) /.exec(key)?.[1] ?? NaN);
 }
 
 /**
@@ -142,32 +175,18 @@ async function displayedResolution(path: string, job: Job): Promise<Map<number, 
   return ppi;
 }
 
-/**
- * The file's objects as qpdf's JSON: dictionaries only, or with `only` the objects named and their
- * stream data decoded where qpdf can (Flate, LZW...; JPEG stays JPEG) into files under `dir`.
- */
-async function dumpObjects(path: string, dir: string, job: Job, only?: number[]): Promise<Record<string, JsonObject>> {
-  const json = join(dir, only ? 'decoded.json' : 'objects.json');
-  const data = only
-    ? ['--json-stream-data=file', `--json-stream-prefix=${join(dir, 's')}`, '--decode-level=generalized']
-    : ['--json-stream-data=none'];
-  const objects = (only ?? []).map((n) => `--json-object=${n}`);
-  await qpdf(['--json=2', '--json-key=qpdf', ...data, ...objects, path, json], job);
-  const parsed = JSON.parse(await readFile(json, 'utf8')) as { qpdf: [unknown, Record<string, JsonObject>] };
-  return parsed.qpdf[1];
-}
-
 /** Filters qpdf decodes itself, so that an image behind them reaches us as pixels (or as its JPEG). */
 const generalFilters = ['/FlateDecode', '/LZWDecode', '/ASCII85Decode', '/ASCIIHexDecode', '/RunLengthDecode'];
 /** The most raw image bytes decoded at once: a 6000×6000 colour photo; bigger ones keep their encoding. */
 const maxRawBytes = 6000 * 6000 * 3;
 
 /**
- * Whether an image could become smaller without a visible change: 8-bit grey or RGB, unmasked, without
- * a decode array, under general filters or JPEG, of a size that decodes within bounds. Bilevel scans
- * (CCITT, JBIG2), JPEG 2000, palettes, CMYK, masks and colour keys keep their exact encoding.
+ * Whether an image could become smaller without a visible change: 8-bit grey, RGB or CMYK, unmasked,
+ * without a decode array, under general filters or JPEG (not CMYK JPEG, whose inversion conventions
+ * differ between writers), of a size that decodes within bounds. Bilevel scans (CCITT, JBIG2), JPEG
+ * 2000, palettes, stencil masks and colour keys keep their exact encoding.
  */
-function worthALook(dict: Record<string, PdfValue>, objects: Record<string, JsonObject>): boolean {
+function worthALook(dict: PdfDict, objects: Objects): boolean {
   const filters = [dict['/Filter'] ?? []].flat();
   const known = filters.every(
     (f, i) => generalFilters.includes(String(f)) || (f === '/DCTDecode' && i === filters.length - 1),
@@ -177,6 +196,7 @@ function worthALook(dict: Record<string, PdfValue>, objects: Record<string, Json
   return (
     known &&
     channels !== undefined &&
+    !(channels === 4 && filters.includes('/DCTDecode')) &&
     dict['/BitsPerComponent'] === 8 &&
     dict['/ImageMask'] !== true &&
     !('/Mask' in dict) &&
@@ -186,14 +206,15 @@ function worthALook(dict: Record<string, PdfValue>, objects: Record<string, Json
   );
 }
 
-/** Colour components of an image's colour space when it is one whose pixels JPEG can carry as they are. */
-function components(space: PdfValue | undefined, objects: Record<string, JsonObject>): number | undefined {
+/** Colour components of an image's colour space when its pixels can be resampled as they are: grey, RGB or CMYK. */
+function components(space: PdfValue | undefined, objects: Objects): number | undefined {
   const resolved = typeof space === 'string' && / R$/.test(space) ? objects[`obj:${space}`]?.value : space;
   if (resolved === '/DeviceGray' || resolved === '/CalGray') return 1;
   if (resolved === '/DeviceRGB' || resolved === '/CalRGB') return 3;
+  if (resolved === '/DeviceCMYK') return 4;
   if (Array.isArray(resolved) && resolved[0] === '/ICCBased' && typeof resolved[1] === 'string') {
     const n = objects[`obj:${resolved[1]}`]?.stream?.dict['/N'];
-    return n === 1 || n === 3 ? n : undefined;
+    return n === 1 || n === 3 || n === 4 ? n : undefined;
   }
   if (Array.isArray(resolved) && (resolved[0] === '/CalGray' || resolved[0] === '/CalRGB')) {
     return resolved[0] === '/CalGray' ? 1 : 3;
@@ -209,8 +230,8 @@ async function recompress(
   stream: NonNullable<JsonObject['stream']>,
   ppi: number,
   target: ImageTarget,
-  objects: Record<string, JsonObject>,
-): Promise<{ dict: Record<string, PdfValue>; file: string; saved: number } | undefined> {
+  objects: Objects,
+): Promise<{ dict: PdfDict; file: string; saved: number } | undefined> {
   const { dict, datafile } = stream;
   const filter = dict['/Filter'];
   const jpeg = filter === '/DCTDecode' || (Array.isArray(filter) && filter.length === 1 && filter[0] === '/DCTDecode');
@@ -222,23 +243,32 @@ async function recompress(
   if (!channels || !(width > 0 && height > 0)) return undefined;
 
   const data = await readFile(datafile);
-  const input = jpeg ? sharp(data) : sharp(data, { raw: { width, height, channels: channels as 1 | 3 } });
   if (!jpeg && data.length !== width * height * channels) return undefined;
-  // What the image is now, as stored: the bytes a smaller encoding must beat.
-  const before = jpeg ? data.length : deflateSync(data, { level: 9 }).length;
-
   const scale = Math.min(1, target.dpi / ppi);
   const size = { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
   const resized = scale < 0.95;
-  const shown = await (resized ? input.resize(size.width, size.height, { kernel: 'lanczos3' }) : input)
-    .toColourspace(channels === 1 ? 'b-w' : 'srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (shown.info.channels !== channels) return undefined;
-  const { width: w, height: h } = shown.info;
+  // CMYK only gets fewer pixels, in its own inks: a JPEG of it would go through RGB and shift its colours.
+  if (channels === 4 && (jpeg || !resized)) return undefined;
+  // What the image is now, as stored: the bytes a smaller encoding must beat.
+  const before = jpeg ? data.length : deflateSync(data, { level: 9 }).length;
+
+  const shown =
+    channels === 4
+      ? await resizePlanes(data, width, height, channels, size)
+      : await (async () => {
+          const input = jpeg ? sharp(data) : sharp(data, { raw: { width, height, channels: channels as 1 | 3 } });
+          const out = await (resized ? input.resize(size.width, size.height, { kernel: 'lanczos3' }) : input)
+            .toColourspace(channels === 1 ? 'b-w' : 'srgb')
+            .raw()
+            .toBuffer({ resolveWithObject: true });
+          const { width: w, height: h } = out.info;
+          return out.info.channels === channels ? { data: out.data, width: w, height: h } : undefined;
+        })();
+  if (!shown) return undefined;
+  const { width: w, height: h } = shown;
 
   const encodings: { filter: string; bytes: Buffer }[] = [];
-  const jpegBytes = await lowestQuality(shown.data, w, h, channels, target);
+  const jpegBytes = channels === 4 ? undefined : await lowestQuality(shown.data, w, h, channels, target);
   if (jpegBytes) encodings.push({ filter: '/DCTDecode', bytes: jpegBytes });
   if (resized) encodings.push({ filter: '/FlateDecode', bytes: deflateSync(shown.data, { level: 9 }) });
   const best = encodings.sort((a, b) => a.bytes.length - b.bytes.length)[0];
@@ -289,4 +319,61 @@ async function lowestQuality(
   if (best) return best;
   const top = await encode(maxQuality);
   return (await keeps(top)) ? top : undefined;
+}
+
+/**
+ * Interleaved pixels of `channels` inks brought to `size`, each ink on its own (as grey, so that no
+ * channel is taken for alpha or colour and converted).
+ */
+async function resizePlanes(
+  data: Buffer,
+  width: number,
+  height: number,
+  channels: number,
+  size: { width: number; height: number },
+): Promise<{ data: Buffer; width: number; height: number }> {
+  const pixels = width * height;
+  const planes = await Promise.all(
+    Array.from({ length: channels }, (_, c) => {
+      const plane = Buffer.alloc(pixels);
+      for (let i = 0; i < pixels; i++) plane[i] = data[i * channels + c]!;
+      return (
+        sharp(plane, { raw: { width, height, channels: 1 } })
+          .resize(size.width, size.height, { kernel: 'lanczos3' })
+          // One band stays one band: left alone, sharp hands it back as sRGB.
+          .toColourspace('b-w')
+          .raw()
+          .toBuffer()
+      );
+    }),
+  );
+  if (planes.some((p) => p.length !== size.width * size.height)) throw new Error('an ink came back resized wrongly');
+  const out = Buffer.alloc(size.width * size.height * channels);
+  for (let c = 0; c < channels; c++) {
+    const plane = planes[c]!;
+    for (let i = 0; i < plane.length; i++) out[i * channels + c] = plane[i]!;
+  }
+  return { data: out, ...size };
+}
+
+/** A soft mask that is plain 8-bit coverage (no matte, no decode array), small enough to read whole. */
+function plainMask(dict: PdfDict | undefined): boolean {
+  if (!dict) return false;
+  const filters = [dict['/Filter'] ?? []].flat();
+  const pixels = Number(dict['/Width']) * Number(dict['/Height']);
+  return (
+    dict['/BitsPerComponent'] === 8 &&
+    !('/Matte' in dict) &&
+    !('/Decode' in dict) &&
+    filters.every((f) => generalFilters.includes(String(f))) &&
+    pixels > 0 &&
+    pixels <= maxRawBytes
+  );
+}
+
+/** Whether a decoded soft mask lets every pixel through (all 255). */
+async function opaque(stream: JsonObject['stream'] | undefined): Promise<boolean> {
+  if (!stream?.datafile || stream.dict['/Filter'] !== undefined) return false;
+  const data = await readFile(stream.datafile);
+  return data.length === Number(stream.dict['/Width']) * Number(stream.dict['/Height']) && data.every((b) => b === 255);
 }

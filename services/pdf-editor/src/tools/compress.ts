@@ -42,7 +42,8 @@ interface Candidate {
  * The smallest of several candidates that keeps every page, its text and its look:
  * - `images`: our own pass: each photographic image brought down to the resolution it is shown at
  *   (at most the level's dpi) and re-encoded with mozjpeg at the lowest quality that keeps the level's
- *   SSIM, then object streams and the best Flate;
+ *   SSIM (CMYK only resampled, in its own inks), copies of an image or font program merged, soft masks
+ *   that hide nothing dropped, then object streams and the best Flate;
  * - `ghostscript+images`: Ghostscript's rewrite at the level's preset (it subsets and re-encodes fonts),
  *   then the same image pass and squeeze;
  * - `ghostscript`, `qpdf` (lossless squeeze alone) and `repaired` (the input as qpdf rebuilt it).
@@ -124,7 +125,11 @@ export const compress: ToolRun = async (ctx) => {
       bytesBefore: input.size,
       bytesAfter: chosen.bytes,
       candidate: chosen.candidate,
-      ...(chosen.images && { imagesRecompressed: chosen.images.recompressed }),
+      ...(chosen.images && {
+        imagesRecompressed: chosen.images.recompressed,
+        copiesMerged: chosen.images.deduplicated,
+        opaqueMasksDropped: chosen.images.opaqueMasks,
+      }),
     },
   };
 };
