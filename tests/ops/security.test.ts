@@ -322,12 +322,13 @@ describe('bombs', () => {
     expect(contractCode(await tool('pdf-page-remove', billions, { pages: '1' }), 'remove')).toBe('invalid_option');
     const rotated = await fetchResult(await tool('rotate-pdf', billions), 'rotated.pdf');
     expect([0, 3]).toContain(qpdfCheck(rotated));
-    // Its page tree holds one page (the count it claims is the input's, as qpdf keeps it).
+    // Its page tree holds one page, and now claims one.
     expect(
       execFileSync('qpdf', ['--show-pages', rotated])
         .toString()
         .match(/^page \d+:/gm),
     ).toHaveLength(1);
+    expect(execFileSync('qpdf', ['--show-npages', rotated]).toString().trim()).toBe('1');
     const parts = await fetchResult(await tool('pdf-split', billions), 'split.zip');
     expect(execFileSync('unzip', ['-Z1', parts]).toString().trim().split('\n')).toHaveLength(1);
     expect(await readFile(await fetchResult(await tool('pdf-to-text', billions), 'billions.txt'), 'utf8')).toMatch(

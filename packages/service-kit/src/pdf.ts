@@ -79,8 +79,14 @@ export async function believedPages(claimed: number, path: string, job: Job): Pr
   return code === 0 || code === 3 ? (stdout.match(/^page \d+:/gm)?.length ?? 0) : NaN;
 }
 
+/** The pages a PDF claims to have, and those believed (see believedPages); they differ in a lying file. */
+export async function pageTree(path: string, job: Job): Promise<{ claimed: number; pages: number }> {
+  const claimed = Number((await qpdf(['--show-npages', path], job)).trim());
+  const pages = await believedPages(claimed, path, job);
+  if (!Number.isInteger(pages) || pages < 1) throw new ToolError('damaged_input', 'The PDF has no pages.');
+  return { claimed, pages };
+}
+
 export async function pageCount(path: string, job: Job): Promise<number> {
-  const n = await believedPages(Number((await qpdf(['--show-npages', path], job)).trim()), path, job);
-  if (!Number.isInteger(n) || n < 1) throw new ToolError('damaged_input', 'The PDF has no pages.');
-  return n;
+  return (await pageTree(path, job)).pages;
 }

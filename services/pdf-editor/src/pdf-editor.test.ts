@@ -614,6 +614,32 @@ describe('damaged and mislabelled inputs', () => {
   });
 });
 
+describe('a page tree that claims four billion pages and holds four', () => {
+  // The corpus file as qpdf's QDF, its /Count raised and its offsets fixed again by fix-qdf.
+  const liar = join(scratch, 'liar.pdf');
+  beforeAll(() => {
+    const qdf = execFileSync('qpdf', ['--qdf', '--object-streams=disable', pdf('pypdf-pdflatex-4-pages.pdf'), '-']);
+    const raised = Buffer.from(qdf.toString('latin1').replace('/Count 4', '/Count 4294967295'), 'latin1');
+    writeFileSync(liar, execFileSync('fix-qdf', { input: raised }));
+    expect(pages(liar)).toBe(4294967295);
+  });
+
+  it.each([
+    ['rotate-pdf', {}],
+    ['rotate-pdf', { pages: '2-3' }],
+    ['pdf-unlock', {}],
+    ['pdf-metadata-cleaner', {}],
+    ['pdf-compress', {}],
+  ] as const)('%s %j returns a file that claims the four it holds', async (tool, fields) => {
+    const r = await call(tool, [liar], fields);
+    expect(r.status, JSON.stringify(r.error)).toBe(200);
+    expect([0, 3]).toContain(check(r.file));
+    expect(pages(r.file)).toBe(4);
+    expect(r.props.pages).toBe(4);
+    expect(text(r.file, 4)).toBe(text(pdf('pypdf-pdflatex-4-pages.pdf'), 4));
+  });
+});
+
 describe('requests the contract refuses', () => {
   it('refuses a tool of another service', async () => {
     const r = await call('pdf-to-word', [pdf('qpdf-11-pages.pdf')]);

@@ -1,6 +1,7 @@
 import { extname, join } from 'node:path';
 import { expandPageRanges, parsePageRanges } from '@quire/catalog';
 import { fail, openPdf, qpdf, type ToolContext, type ToolInput } from '@quire/service-kit';
+import { mendPageCounts } from './page-tree.ts';
 
 /** A file in the request's work directory. */
 export function workPath(ctx: ToolContext, name: string): string {
@@ -33,7 +34,14 @@ export async function openRepaired(
 ): Promise<{ path: string; wasEncrypted: boolean }> {
   const opened = await openInput(ctx, input);
   const repaired = workPath(ctx, 'repaired.pdf');
-  await qpdf([opened, '--pages', '.', '--', repaired], ctx);
+  const rebuild = (from: string) => qpdf([from, '--pages', '.', '--', repaired], ctx);
+  await rebuild(opened).catch(async (err: unknown) => {
+    // qpdf will not rebuild a tree whose /Count is false: the counts are mended, then it is rebuilt.
+    if (!/\/Count is wrong/.test(String(err instanceof Error ? err.cause : err))) throw err;
+    const mended = workPath(ctx, 'mended.pdf');
+    await mendPageCounts(opened, mended, ctx);
+    await rebuild(mended);
+  });
   return { path: repaired, wasEncrypted: input.encrypted ?? opened !== input.path };
 }
 

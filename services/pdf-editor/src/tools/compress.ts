@@ -164,17 +164,17 @@ class Looks {
   }
 
   async check(path: string): Promise<void> {
-    // Every sampled input page starts rendering at once; the candidate's are rendered as they are compared.
-    const originals = this.pages.map((page) => this.original(page, compressionCheckDpi));
-    for (const [i, page] of this.pages.entries()) {
-      const coarse = await originals[i]!;
-      const small = coarse !== undefined && Math.min(coarse.width, coarse.height) < smallPage;
-      for (const dpi of small ? [compressionCheckDpi, 150] : [compressionCheckDpi]) {
-        const score = greySimilarity(await this.original(page, dpi), await renderPage(path, page, dpi, this.ctx));
+    for (const page of this.pages) {
+      const compare = async (dpi: number) => {
+        const [before, after] = await Promise.all([this.original(page, dpi), renderPage(path, page, dpi, this.ctx)]);
+        const score = greySimilarity(before, after);
         if (score < this.floor) {
           throw new VerificationError('look', `page ${page} SSIM ${score.toFixed(4)} < ${this.floor} at ${dpi} dpi`);
         }
-      }
+        return before;
+      };
+      const coarse = await compare(compressionCheckDpi);
+      if (coarse && Math.min(coarse.width, coarse.height) < smallPage) await compare(150);
     }
   }
 }
