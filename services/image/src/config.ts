@@ -23,4 +23,9 @@ export const limits = {
   renderMegapixels: () => envInt('RENDER_MAX_MEGAPIXELS', 1000),
   /** PDF to images: the pixels of one page; pdftoppm holds a page whole (3 bytes a pixel). */
   renderPageMegapixels: () => envInt('RENDER_MAX_PAGE_MEGAPIXELS', 50),
+  /**
+   * PDF to images: the largest image a page may draw. pdftoppm decodes an image whole, whatever size it
+   * is drawn at: a 17 KB file holding a 10-gigapixel image kept it busy for 94 s.
+   */
+  renderImageMegapixels: () => envInt('RENDER_MAX_IMAGE_MEGAPIXELS', 300),
 };

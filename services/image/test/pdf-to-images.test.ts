@@ -112,6 +112,23 @@ describe('pdf-to-images', () => {
     ).toHaveLength(30);
   });
 
+  it('refuses a PDF drawing an image too large to decode, before rendering it', async () => {
+    // The scan in this file is 2496×3274 pixels (8.2 MP).
+    process.env.RENDER_MAX_IMAGE_MEGAPIXELS = '8';
+    try {
+      const r = await call(app, 'pdf-to-images', [pdf('camelot-image-scanned-table.pdf')], { dpi: '72' });
+      expect(r.status).toBe(422);
+      expect(r.error?.code).toBe('damaged_input');
+      expect(r.error?.message).toBe(
+        'This PDF is too large to turn into images: page 1 draws an image of 2496×3274 pixels; the limit is 8 megapixels.',
+      );
+      process.env.RENDER_MAX_IMAGE_MEGAPIXELS = '9';
+      expect((await images(pdf('camelot-image-scanned-table.pdf'), { dpi: '72' })).entries).toHaveLength(1);
+    } finally {
+      delete process.env.RENDER_MAX_IMAGE_MEGAPIXELS;
+    }
+  });
+
   it('refuses a dpi that would make too many pixels, saying which dpi fits', async () => {
     process.env.RENDER_MAX_MEGAPIXELS = '20';
     try {

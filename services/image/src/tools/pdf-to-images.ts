@@ -2,11 +2,13 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import {
+  drawnImages,
   exec,
   openPdf,
   pageCount,
   remaining,
   ToolError,
+  type DrawnImage,
   type ToolContext,
   type ToolRun,
   parallelism,
@@ -34,7 +36,7 @@ export const pdfToImages: ToolRun = async (ctx) => {
   // qpdf's count, the one the kit checks the result against (poppler reads a few files qpdf gives
   // up on, but a result whose pages cannot be checked is not offered).
   const count = await pageCount(source, ctx);
-  const boxes = await pageBoxes(ctx, source, count);
+  const [boxes] = await Promise.all([pageBoxes(ctx, source, count), checkImages(ctx, source)]);
   const megapixels = checkPixels(boxes, dpi);
 
   const base = stem(input.name);
@@ -158,6 +160,21 @@ function checkPixels(boxes: PageBox[], dpi: number): number {
     'damaged_input',
     `This PDF is too large to turn into images: ${what}, and even at 72 dpi it is over.`,
   );
+}
+
+/** Refuses a PDF that draws an image too large to decode, before pdftoppm spends minutes on it. */
+async function checkImages(ctx: ToolContext, path: string): Promise<void> {
+  const limit = limits.renderImageMegapixels();
+  const largest = (await drawnImages(path, ctx)).reduce<DrawnImage | undefined>(
+    (big, i) => (!big || i.width * i.height > big.width * big.height ? i : big),
+    undefined,
+  );
+  if (largest && largest.width * largest.height > limit * 1e6) {
+    throw new ToolError(
+      'damaged_input',
+      `This PDF is too large to turn into images: page ${largest.page} draws an image of ${largest.width}×${largest.height} pixels; the limit is ${limit} megapixels.`,
+    );
+  }
 }
 
 /**

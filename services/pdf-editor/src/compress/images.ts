@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { exec, mapLimit, qpdf, similarity, type Job } from '@quire/service-kit';
+import { drawnImages, mapLimit, qpdf, similarity, type Job } from '@quire/service-kit';
 import { duplicateStreams } from './duplicates.ts';
 import {
   applyUpdates,
@@ -157,20 +157,9 @@ export async function hasMetadata(path: string, job: Job): Promise<boolean> {
  * poppler's image listing; images drawn nowhere are absent, and left alone.
  */
 async function displayedResolution(path: string, job: Job): Promise<Map<number, number>> {
-  const { code, stdout } = await exec('pdfimages', ['-list', path], {
-    timeoutMs: Math.max(1000, job.deadline - Date.now()),
-    signal: job.signal,
-    maxOutput: 16 * 1024 * 1024,
-  });
   const ppi = new Map<number, number>();
-  if (code !== 0) return ppi;
-  for (const line of stdout.split('\n').slice(2)) {
-    // page num type width height color comp bpc enc interp object gen x-ppi y-ppi size ratio
-    const cols = line.trim().split(/\s+/);
-    if (cols[2] !== 'image' || cols.length < 14) continue;
-    const object = Number(cols[10]);
-    const shownAt = Math.max(Number(cols[12]), Number(cols[13]));
-    if (Number.isFinite(object) && Number.isFinite(shownAt)) ppi.set(object, Math.max(ppi.get(object) ?? 0, shownAt));
+  for (const { type, object, ppi: at } of await drawnImages(path, job)) {
+    if (type === 'image') ppi.set(object, Math.max(ppi.get(object) ?? 0, at));
   }
   return ppi;
 }
