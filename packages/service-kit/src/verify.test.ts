@@ -1,10 +1,33 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { findTool } from '@quire/catalog';
-import { missingItems, pageIsBlank, samplePageNumbers, verifyResult, VerificationError } from './verify.ts';
+import { exec } from './exec.ts';
+import {
+  missingItems,
+  pageIsBlank,
+  runWorthBytes,
+  samplePageNumbers,
+  spanOf,
+  VerifyCache,
+  verifyResult,
+  VerificationError,
+} from './verify.ts';
+
+// The real exec, counted: what verification runs is what these tests look at, not how long it takes.
+vi.mock('./exec.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./exec.ts')>();
+  return { ...real, exec: vi.fn(real.exec) };
+});
+const runs = vi.mocked(exec);
+/** The external runs a call makes, as "program file" (pages and options left out). */
+async function runsOf(call: () => Promise<unknown>): Promise<string[]> {
+  runs.mockClear();
+  await call();
+  return runs.mock.calls.map(([cmd, args]) => `${cmd} ${args.find((a) => a.endsWith('.pdf')) ?? ''}`);
+}
 
 const corpus = new URL('../../../../shared/corpus/', import.meta.url).pathname;
 const four = join(corpus, 'pdf/pypdf-pdflatex-4-pages.pdf');
@@ -71,13 +94,21 @@ function onePagePdf(path: string, ops: string): string {
   return path;
 }
 
-const check = (tool: string, inputs: string[], result: string, options: Record<string, unknown> = {}, j = job()) =>
+const check = (
+  tool: string,
+  inputs: string[],
+  result: string,
+  options: Record<string, unknown> = {},
+  j = job(),
+  cache?: VerifyCache,
+) =>
   verifyResult({
     tool: findTool(tool)!,
     inputs: inputs.map((path) => ({ path, kind: 'pdf' as const })),
     options,
     result: { path: result, kind: 'pdf' },
     job: j,
+    ...(cache && { cache }),
   });
 
 describe('verifyResult', () => {
@@ -116,10 +147,17 @@ describe('verifyResult', () => {
   it('compares each page with its own, whether pages are read together or one by one', async () => {
     const j = job();
     const eleven = join(corpus, 'pdf/qpdf-11-pages.pdf'); // "Original page N" on page N
-    const thirty = join(corpus, 'pdf/qpdf-page-labels-and-outlines.pdf');
-    // Eleven pages are read in one run each (names padded p-01…p-11); a spread of thirty, page by page.
+    const thirty = join(corpus, 'pdf/qpdf-page-labels-and-outlines.pdf'); // 16 KB
+    const long = join(corpus, 'pdf/pypdf-geotopo-117-pages.pdf'); // 1.8 MB
+    // Eleven pages are read in one run each (names padded p-01…p-11), and so is a spread of thirty
+    // small ones; a spread of 117 pages of 15 KB each is read page by page.
     expect(await check('rotate-pdf', [eleven], eleven, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
-    expect(await check('rotate-pdf', [thirty], thirty, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
+    const thirtyRuns = await runsOf(() => check('rotate-pdf', [thirty], thirty, {}, job()));
+    expect(thirtyRuns.filter((r) => r.startsWith('pdftotext')).length).toBe(1); // one file, one run
+    expect(thirtyRuns.filter((r) => r.startsWith('pdftoppm')).length).toBe(1);
+    const longRuns = await runsOf(() => check('rotate-pdf', [long], long, {}, job()));
+    expect(longRuns.filter((r) => r.startsWith('pdftotext')).length).toBe(12);
+    expect(longRuns.filter((r) => r.startsWith('pdftoppm')).length).toBe(12);
     const reversed = join(j.workdir, 'reversed.pdf');
     execFileSync('qpdf', [eleven, '--pages', '.', 'z-1', '--', reversed]);
     const err = (await check('rotate-pdf', [eleven], reversed, {}, j).catch((e: unknown) => e)) as VerificationError;
@@ -152,6 +190,53 @@ describe('verifyResult', () => {
   });
 });
 
+describe('what verification reads again', () => {
+  it('reads nothing twice in one job: a second check of the same files runs nothing', async () => {
+    const j = job();
+    const first = await runsOf(() => check('rotate-pdf', [four], four, {}, j));
+    expect(first.length).toBeGreaterThanOrEqual(4); // opens, counts, text of each, pixels
+    expect(await runsOf(() => check('rotate-pdf', [four], four, {}, j))).toEqual([]);
+    // Another job reads again; a cache handed over is shared between jobs.
+    expect((await runsOf(() => check('rotate-pdf', [four], four, {}, job()))).length).toBe(first.length);
+    const cache = new VerifyCache();
+    await check('rotate-pdf', [four], four, {}, job(), cache);
+    expect(await runsOf(() => check('rotate-pdf', [four], four, {}, job(), cache))).toEqual([]);
+  });
+
+  it('reads a new candidate against the input read before, and still fails a broken one', async () => {
+    const j = job();
+    const bad = broken(j.workdir);
+    const good = join(j.workdir, 'good.pdf');
+    execFileSync('qpdf', [four, good]);
+    expect(await check('pdf-compress', [four], good, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
+    const again = await runsOf(() => check('pdf-compress', [four], bad.noText, {}, j).catch((e: unknown) => e));
+    expect(again.every((r) => r.endsWith('notext.pdf'))).toBe(true); // the input's count and text are known
+    expect(
+      ((await check('pdf-compress', [four], bad.noText, {}, j).catch((e: unknown) => e)) as VerificationError).check,
+    ).toBe('text');
+  });
+
+  it('knows files by content: a file rewritten at the same path is read afresh', async () => {
+    const j = job();
+    const out = join(j.workdir, 'out.pdf');
+    copyFileSync(four, out);
+    expect(await check('rotate-pdf', [four], out, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
+    const { blank } = broken(j.workdir);
+    copyFileSync(blank, out);
+    const err = (await check('rotate-pdf', [four], out, {}, j).catch((e: unknown) => e)) as VerificationError;
+    expect(err.check).toBe('text');
+  });
+
+  it('keeps answers, not failures', async () => {
+    const cache = new VerifyCache();
+    const read = vi.fn(() => Promise.reject(new Error('stopped')));
+    await expect(cache.get('k', read)).rejects.toThrow('stopped');
+    expect(cache.has('k')).toBe(false);
+    expect(await cache.get('k', () => Promise.resolve(7))).toBe(7);
+    expect(await cache.get('k', () => Promise.resolve(8))).toBe(7);
+  });
+});
+
 describe('pageIsBlank', () => {
   it('tells a blank page from a page with content', async () => {
     const j = job();
@@ -170,6 +255,16 @@ describe('helpers', () => {
     expect(s).toHaveLength(12);
     expect(s[0]).toBe(1);
     expect(s.at(-1)).toBe(1000);
+  });
+
+  it('reads a span of pages in one run when the pages between cost less than the runs saved', () => {
+    expect(spanOf([3], 1000)).toBeUndefined(); // one page: nothing to save
+    expect(spanOf([1, 2, 3, 4], 10_000_000)).toEqual({ first: 1, last: 4 }); // nothing between
+    const spread = samplePageNumbers(30); // 12 pages, 18 between
+    expect(spanOf(spread, 500)).toEqual({ first: 1, last: 30 });
+    expect(spanOf(spread, (11 * runWorthBytes) / 18)).toEqual({ first: 1, last: 30 });
+    expect(spanOf(spread, (11 * runWorthBytes) / 18 + 1)).toBeUndefined();
+    expect(spanOf(samplePageNumbers(117), 15_000)).toBeUndefined();
   });
 
   it('counts missing words with repeats', () => {

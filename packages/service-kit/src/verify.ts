@@ -1,4 +1,6 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expandPageRanges, parsePageRanges, pagesOf, type FileKind, type Tool } from '@quire/catalog';
 import { ToolError } from './errors.ts';
@@ -29,6 +31,12 @@ const samplePages = 12;
 const wordLossTolerance = 0.01;
 /** A page rendered this small is enough to tell blank from not. */
 const blankDpi = 9;
+/**
+ * Reading the pages between sampled ones costs about their share of the file's bytes; one run of
+ * pdftotext or pdftoppm fewer saves about what reading this many bytes costs (a run starts in some
+ * 20 ms; a page renders at 9 dpi in about 0.5 ms per KB of its share, and its text is faster still).
+ */
+export const runWorthBytes = 40 * 1024;
 
 function timeLeft(job: Job): number {
   return Math.max(1000, job.deadline - Date.now());
@@ -66,11 +74,11 @@ export async function pageText(path: string, page: number, job: Job): Promise<st
 }
 
 /**
- * Several pages' text: one pdftotext over their span when they lie close together (pages end with a
- * form feed), else one run per page; a span that does not split into its pages is read page by page.
+ * Several pages' text: one pdftotext over their span when that is cheaper (see spanOf; pages end with
+ * a form feed), else one run per page; a span that does not split into its pages is read page by page.
  */
-async function pagesText(path: string, pages: number[], job: Job): Promise<Map<number, string>> {
-  const span = spanOf(pages);
+async function pagesText(path: string, pages: number[], bytesPerPage: number, job: Job): Promise<Map<number, string>> {
+  const span = spanOf(pages, bytesPerPage);
   if (span) {
     const args = ['-q', '-enc', 'UTF-8', '-f', String(span.first), '-l', String(span.last), path, '-'];
     const texts = (await run(job, 'pdftotext', args)).stdout.normalize('NFKC').split('\f');
@@ -80,11 +88,15 @@ async function pagesText(path: string, pages: number[], job: Job): Promise<Map<n
   return new Map(pages.map((p, i) => [p, texts[i]!]));
 }
 
-/** The range to read at once when the pages fill at least half of it, else undefined. */
-function spanOf(pages: number[]): { first: number; last: number } | undefined {
+/**
+ * The range to read in one run when that is cheaper than a run per page: when the pages in between,
+ * at the file's bytes per page, cost less to read than the runs it saves. Else undefined.
+ */
+export function spanOf(pages: number[], bytesPerPage: number): { first: number; last: number } | undefined {
   const first = Math.min(...pages);
   const last = Math.max(...pages);
-  return pages.length > 1 && last - first + 1 <= 2 * pages.length ? { first, last } : undefined;
+  const between = last - first + 1 - pages.length;
+  return pages.length > 1 && between * bytesPerPage <= (pages.length - 1) * runWorthBytes ? { first, last } : undefined;
 }
 
 const letters = (word: string) => [...word].sort().join('');
@@ -99,9 +111,15 @@ export async function pageIsBlank(path: string, page: number, job: Job): Promise
   return grey ? isFlat(grey.data) : false; // unrenderable pages are not called blank here; opening is checked apart
 }
 
-/** Which of several pages render blank: one pdftoppm over their span when they lie close together. */
-async function blankPages(path: string, pages: number[], job: Job, dir: string): Promise<Map<number, boolean>> {
-  const span = spanOf(pages);
+/** Which of several pages render blank: one pdftoppm over their span when that is cheaper (see spanOf). */
+async function blankPages(
+  path: string,
+  pages: number[],
+  bytesPerPage: number,
+  job: Job,
+  dir: string,
+): Promise<Map<number, boolean>> {
+  const span = spanOf(pages, bytesPerPage);
   if (span) {
     const out = join(dir, `blank-${Math.random().toString(36).slice(2)}`);
     await mkdir(out);
@@ -153,6 +171,54 @@ export function missingItems(before: string[], after: string[]): string[] {
   return missing;
 }
 
+/**
+ * What earlier verifications of a job read, by file content: a job that checks several
+ * candidates against one input (compress), then its result, reads the input and the result once.
+ * Only what the external tools answered is kept (an opening, a page count, a page's text or
+ * blankness), never a verdict; a read that failed is dropped, so the next call tries afresh.
+ */
+export class VerifyCache {
+  private readonly reads = new Map<string, Promise<unknown>>();
+
+  has(key: string): boolean {
+    return this.reads.has(key);
+  }
+
+  /** The answer kept under `key`, else `read`'s, kept from now on unless it fails. */
+  get<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const had = this.reads.get(key) as Promise<T> | undefined;
+    if (had) return had;
+    const made = read();
+    this.reads.set(key, made);
+    made.catch(() => this.reads.get(key) === made && this.reads.delete(key));
+    return made;
+  }
+}
+
+/** Each job's cache, kept while its signal lives: every call given the job's context shares it. */
+const jobCaches = new WeakMap<AbortSignal, VerifyCache>();
+
+function jobCache(job: Job): VerifyCache {
+  let cache = jobCaches.get(job.signal);
+  if (!cache) jobCaches.set(job.signal, (cache = new VerifyCache()));
+  return cache;
+}
+
+/**
+ * A file's content, as a key: its size and SHA-1, streamed (about 2 ms a megabyte here, SHA-256 twice
+ * that). The files compared are one job's upload and what our own tools made of it, so a collision
+ * would have to be built into both: SHA-1 is plenty.
+ */
+async function fingerprint(path: string): Promise<string> {
+  const hash = createHash('sha1');
+  let size = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return `${size}:${hash.digest('hex')}`;
+}
+
 /** One output page and the input page it must match. */
 interface PagePair {
   out: { file: string; page: number };
@@ -166,6 +232,8 @@ export interface VerifyRequest {
   options: Record<string, unknown>;
   result: { path: string; kind: FileKind };
   job: Job;
+  /** What earlier checks read, to be reused; by default the job's own, shared by calls with its signal. */
+  cache?: VerifyCache;
 }
 
 /**
@@ -179,9 +247,21 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   const dir = join(job.workdir, 'verify');
   await mkdir(dir, { recursive: true });
   const promise = tool.checks;
+  const cache = req.cache ?? jobCache(job);
+  const hashes = new Map<string, Promise<string>>();
+  const idOf = (path: string): Promise<string> => {
+    if (!hashes.has(path)) hashes.set(path, fingerprint(path));
+    return hashes.get(path)!;
+  };
+  /** What was read of a file before in this job, by its content, else read now. */
+  const recall = async <T>(path: string, what: string, read: () => Promise<T>): Promise<T> =>
+    cache.get(`${await idOf(path)} ${what}`, read);
   // The inputs' pages are counted while the output is checked; nothing waits for them if it fails.
   const inputPdfs = req.inputs.filter((i) => i.kind === 'pdf').map((i) => i.path);
-  const counting = promise.pages === 'none' ? Promise.resolve([]) : Promise.all(inputPdfs.map((p) => pdfPages(p, job)));
+  const counting =
+    promise.pages === 'none'
+      ? Promise.resolve([])
+      : Promise.all(inputPdfs.map((p) => recall(p, 'pages', () => pdfPages(p, job))));
   counting.catch(() => undefined);
 
   // 1. The output opens; a PDF's pages are counted in the same run.
@@ -190,7 +270,7 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   let partCount = 0;
   let parts: { index: number; file: string; pages: number }[] = [];
   if (result.kind === 'pdf') {
-    const pages = await openedPages(result.path, job);
+    const pages = await recall(result.path, 'opened', () => openedPages(result.path, job));
     if (pages === undefined) throw new VerificationError('opens', 'qpdf --check failed');
     outputPages = pages;
   } else if (result.kind === 'zip') {
@@ -203,7 +283,8 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
     parts = await mapLimit(picked, 2, async (n, k) => {
       const file = files[k]!;
       const kind = await sniffKind(file);
-      const pages = kind === 'pdf' ? await openedPages(file, job) : kind ? NaN : undefined;
+      const pages =
+        kind === 'pdf' ? await recall(file, 'opened', () => openedPages(file, job)) : kind ? NaN : undefined;
       if (pages === undefined) throw new VerificationError('opens', `zip entry ${n} does not open`);
       return { index: n - 1, file, pages };
     });
@@ -292,17 +373,47 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   // input page is rendered only to excuse an output page that came out blank.
   const sample = samplePageNumbers(pairs.length).map((i) => pairs[i - 1]!);
   const mark = promise.text === 'added' ? wordsOf(String(req.options.text ?? '')) : [];
+  const pageCounts = new Map<string, number>([
+    ...inputPdfs.map((f, i) => [f, inputPages[i]!] as const),
+    [result.path, outputPages],
+    ...parts.map((p) => [p.file, p.pages] as const),
+  ]);
+  /** Each file's pages, read in as few runs as they allow (two files at a time), or as read before. */
+  const readPages = async <T>(
+    refs: { file: string; page: number }[],
+    what: string,
+    read: (file: string, pages: number[], bytesPerPage: number) => Promise<Map<number, T>>,
+  ): Promise<Map<string, Map<number, T>>> => {
+    const byFile = new Map<string, Set<number>>();
+    for (const { file, page } of refs) byFile.set(file, (byFile.get(file) ?? new Set()).add(page));
+    const files = [...byFile].map(([file, pages]) => [file, [...pages].sort((a, b) => a - b)] as const);
+    const found = await mapLimit(files, 2, async ([file, pages]) => {
+      const [id, { size }] = await Promise.all([idOf(file), stat(file)]);
+      const bytesPerPage = size / (pageCounts.get(file) ?? 1);
+      const key = (page: number) => `${id} ${what} ${page}`;
+      // The pages not read before in this job, in one go; a page read before comes from the cache.
+      const missing = pages.filter((p) => !cache.has(key(p)));
+      const batch = missing.length ? read(file, missing, bytesPerPage) : undefined;
+      const readPage = async (p: number) =>
+        (await (batch && missing.includes(p) ? batch : read(file, [p], bytesPerPage))).get(p)!;
+      const got = pages.map((p) => cache.get(key(p), () => readPage(p)));
+      return new Map(await Promise.all(got.map(async (g, i) => [pages[i]!, await g] as const)));
+    });
+    return new Map(files.map(([file], i) => [file, found[i]!]));
+  };
   const [texts, outBlank] = await Promise.all([
     promise.text
       ? readPages(
           sample.flatMap((p) => [p.in, p.out]),
-          (f, pages) => pagesText(f, pages, job),
+          'text',
+          (f, pages, bytesPerPage) => pagesText(f, pages, bytesPerPage, job),
         )
       : undefined,
     promise.pixels
       ? readPages(
           sample.map((p) => p.out),
-          (f, pages) => blankPages(f, pages, job, dir),
+          'blank',
+          (f, pages, bytesPerPage) => blankPages(f, pages, bytesPerPage, job, dir),
         )
       : undefined,
   ]);
@@ -315,7 +426,8 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
     if (blank.length > 0) {
       const inBlank = await readPages(
         blank.map((p) => p.in),
-        (f, pages) => blankPages(f, pages, job, dir),
+        'blank',
+        (f, pages, bytesPerPage) => blankPages(f, pages, bytesPerPage, job, dir),
       );
       const lost = blank.find((p) => !inBlank.get(p.in.file)!.get(p.in.page));
       if (lost) throw new VerificationError('pixels', `page ${lost.out.page} came out blank`);
@@ -323,23 +435,6 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
     passed.push('pixels');
   }
   return passed;
-}
-
-/** Reads each file's pages in one call, two files at a time. */
-async function readPages<T>(
-  refs: { file: string; page: number }[],
-  read: (file: string, pages: number[]) => Promise<Map<number, T>>,
-): Promise<Map<string, Map<number, T>>> {
-  const byFile = new Map<string, Set<number>>();
-  for (const { file, page } of refs) byFile.set(file, (byFile.get(file) ?? new Set()).add(page));
-  const files = [...byFile];
-  const found = await mapLimit(files, 2, ([file, pages]) =>
-    read(
-      file,
-      [...pages].sort((a, b) => a - b),
-    ),
-  );
-  return new Map(files.map(([file], i) => [file, found[i]!]));
 }
 
 /**
