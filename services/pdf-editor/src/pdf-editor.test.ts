@@ -571,6 +571,18 @@ describe('pdf-metadata-cleaner', () => {
     },
   );
 
+  it('keeps the page tree when the trailer names it as /Info', async () => {
+    // The trailer's /Info is 2 0 R, which is also the catalog's /Pages.
+    const source = pdf('pypdf-cmyk-image.pdf');
+    expect(execFileSync('qpdf', ['--show-object=trailer', source]).toString()).toMatch(/\/Info 2 0 R/);
+    expect(execFileSync('qpdf', ['--show-object=1', source]).toString()).toMatch(/\/Pages 2 0 R/);
+    const r = await call('pdf-metadata-cleaner', [source]);
+    expect(r.status).toBe(200);
+    expect(pages(r.file)).toBe(1);
+    expect([0, 3]).toContain(check(r.file));
+    expect(info(r.file)).not.toMatch(/^(Producer|Creator|CreationDate):/m);
+  });
+
   it('gives a different /ID each time', async () => {
     const a = await call('pdf-metadata-cleaner', [pdf('qpdf-11-pages.pdf')]);
     const b = await call('pdf-metadata-cleaner', [pdf('qpdf-11-pages.pdf')]);

@@ -43,7 +43,10 @@ export const cleanMetadata: ToolRun = async (ctx) => {
     if (dict instanceof PDFDict && dict.get(PDFName.Type) === PDFName.of('Metadata')) doomed.add(ref);
     scrub(object, doomed);
   }
-  for (const ref of doomed) context.delete(ref);
+  // A trailer whose /Info names an object the document uses (its /Pages, in files written by some tools)
+  // loses the reference only: what the catalog still reaches stays.
+  const used = reachable(context, context.trailerInfo.Root);
+  for (const ref of doomed) if (!used.has(ref)) context.delete(ref);
 
   context.trailerInfo.ID = newId(context);
   const out = workPath(ctx, 'cleaned.pdf');
@@ -66,6 +69,27 @@ function scrub(object: PDFObject, doomed: Set<PDFRef>): void {
   } else if (dict instanceof PDFArray) {
     for (const value of dict.asArray()) scrub(value, doomed);
   }
+}
+
+/** Every indirect object reachable from `root`, after the identifying keys are gone. */
+function reachable(context: PDFContext, root: PDFObject | undefined): Set<PDFRef> {
+  const seen = new Set<PDFRef>();
+  const stack: PDFObject[] = root ? [root] : [];
+  for (let object = stack.pop(); object !== undefined; object = stack.pop()) {
+    if (object instanceof PDFRef) {
+      if (seen.has(object)) continue;
+      seen.add(object);
+      const target = context.lookup(object);
+      if (target) stack.push(target);
+    } else if (object instanceof PDFStream) {
+      stack.push(object.dict);
+    } else if (object instanceof PDFDict) {
+      stack.push(...object.values());
+    } else if (object instanceof PDFArray) {
+      stack.push(...object.asArray());
+    }
+  }
+  return seen;
 }
 
 function newId(context: PDFContext): PDFArray {
