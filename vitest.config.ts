@@ -49,6 +49,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'corpus',
+          // Every corpus file through every tool that takes it (and two that do not), on a stack of its own.
+          include: ['tests/corpus/**/*.test.ts'],
+          // Alone on the machine, after the contract tests: each call is held to the job's time limit.
+          sequence: { groupOrder: 3 },
+          globalSetup: 'tests/corpus/setup.ts',
+          testTimeout: 1_800_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'ops',
           // Operations: each file starts the stacks it needs (replicas, Redis, Prometheus) on ports of its own.
           include: ['tests/ops/**/*.test.ts'],

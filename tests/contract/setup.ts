@@ -3,13 +3,13 @@
  * (public 18080, gateway 13100, services 13101...) so that a running `npm start` is left alone, with a
  * fresh data and work directory, a small upload limit and a short result lifetime. Its logs stay in
  * .run/test-stack/logs after the run. Tests read the addresses with `inject('baseUrl')` and
- * `inject('gatewayUrl')`.
+ * `inject('gatewayUrl')`. `stackSetup` makes the same for another project, on other ports.
  */
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
 import type { ServiceName } from '@quire/catalog';
-import { repoRoot, startStack } from '../../scripts/stack.ts';
+import { repoRoot, startStack, type StackOptions } from '../../scripts/stack.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,30 +21,56 @@ declare module 'vitest' {
     uploadLimitMb: number;
     resultTtlSeconds: number;
     rateLimitPerMinute: number;
+    /** The gateway's and each service's process id, by name: to tell whether one was restarted. */
+    stackPids: Record<string, number>;
+    /** Where the gateway and the services keep their per-request work folders, one root each. */
+    workDir: string;
   }
 }
 
-const uploadLimitMb = 5;
-const resultTtlSeconds = 5;
-/** The suite sends far more tool calls a minute than a person would: the limit stays on but out of reach. */
-const rateLimitPerMinute = 100_000;
+export interface StackSetup {
+  /** The folder under .run for the stack's logs, data and work. */
+  runName: string;
+  portOffset: number;
+  uploadLimitMb: number;
+  resultTtlSeconds: number;
+  authEmulator?: boolean;
+}
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const runDir = join(repoRoot, '.run', 'test-stack');
-  await rm(runDir, { recursive: true, force: true });
-  const stack = await startStack({
-    runDir,
-    portOffset: 10_000,
-    uploadLimitMb,
-    env: { RESULT_TTL_SECONDS: String(resultTtlSeconds), RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
-  });
-  project.provide('baseUrl', stack.url);
-  project.provide('gatewayUrl', stack.gatewayUrl);
-  project.provide('serviceUrls', stack.serviceUrls);
-  project.provide('uploadLimitMb', uploadLimitMb);
-  project.provide('resultTtlSeconds', resultTtlSeconds);
-  project.provide('rateLimitPerMinute', rateLimitPerMinute);
-  return async () => {
-    await stack.stop();
+/** A globalSetup that starts a stack with these settings and provides its addresses to the tests. */
+export function stackSetup(s: StackSetup) {
+  /** The suite sends far more tool calls a minute than a person would: the limit stays on but out of reach. */
+  const rateLimitPerMinute = 100_000;
+  return async function setup(project: TestProject): Promise<() => Promise<void>> {
+    const runDir = join(repoRoot, '.run', s.runName);
+    await rm(runDir, { recursive: true, force: true });
+    const options: StackOptions = {
+      runDir,
+      portOffset: s.portOffset,
+      uploadLimitMb: s.uploadLimitMb,
+      env: { RESULT_TTL_SECONDS: String(s.resultTtlSeconds), RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
+    };
+    if (s.authEmulator !== undefined) options.authEmulator = s.authEmulator;
+    const stack = await startStack(options);
+    project.provide('baseUrl', stack.url);
+    project.provide('gatewayUrl', stack.gatewayUrl);
+    project.provide('serviceUrls', stack.serviceUrls);
+    project.provide('uploadLimitMb', s.uploadLimitMb);
+    project.provide('resultTtlSeconds', s.resultTtlSeconds);
+    project.provide('rateLimitPerMinute', rateLimitPerMinute);
+    project.provide(
+      'stackPids',
+      Object.fromEntries(
+        Object.entries(stack.instances).flatMap(([name, list]) =>
+          list.map((i, k): [string, number] => [k ? `${name}-${k + 1}` : name, i.pid]),
+        ),
+      ),
+    );
+    project.provide('workDir', join(runDir, 'work'));
+    return async () => {
+      await stack.stop();
+    };
   };
 }
+
+export default stackSetup({ runName: 'test-stack', portOffset: 10_000, uploadLimitMb: 5, resultTtlSeconds: 5 });

@@ -9,11 +9,15 @@ export interface CorpusFile {
   file: string;
   folder: string;
   special: string;
+  /** What the manifest records of it: PDF version, pages, encryption; for damaged files, what qpdf --check says. */
+  properties: string;
   /** The user password, '' for an empty one, undefined when there is none or it is unpublished. */
   userPassword?: string;
   ownerPassword?: string;
   pages?: number;
   encrypted: boolean;
+  /** The manifest names a password for it, published or not: it is protected (a PDF may still open without one). */
+  locked: boolean;
 }
 
 function passwords(field: string): { user?: string; owner?: string } {
@@ -39,10 +43,12 @@ export function corpusFiles(): CorpusFile[] {
       file: cells.path!,
       folder: cells.path!.split('/')[0]!,
       special: cells.special ?? '',
+      properties: cells.properties ?? '',
       userPassword: pw.user,
       ownerPassword: pw.owner,
       pages: pages ? Number(pages) : undefined,
       encrypted: /encrypted/.test(cells.properties ?? ''),
+      locked: /(user|owner)=/.test(cells.passwords ?? ''),
     };
   });
 }

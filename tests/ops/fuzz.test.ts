@@ -9,7 +9,6 @@
  * process may restart or grow past a memory bound, and the work directories end empty.
  * FUZZ_SEED=<n> repeats a run; FUZZ_SECONDS changes its length.
  */
-import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,11 +17,11 @@ import { extname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCodes, kindOfExtension, tools, type ErrorCode, type FileKind, type Tool } from '@quire/catalog';
+import { kindOfExtension, type FileKind, type Tool } from '@quire/catalog';
 import { VerificationError } from '@quire/service-kit';
 import { startStack, type Stack } from '../../scripts/stack.ts';
 import { corpusDir, corpusFiles } from '../lib/corpus.ts';
-import { qpdfCheck } from '../lib/pdf.ts';
+import { contractProblem, leftovers, opens, requiredFields, toolsFor } from '../lib/outcomes.ts';
 import { proc, rssMb, stillRunning } from '../lib/procs.ts';
 
 const seed = Number(process.env.FUZZ_SEED ?? randomInt(2 ** 31));
@@ -254,14 +253,6 @@ interface Seed {
   bytes: Buffer;
 }
 
-/** Every catalog tool that takes a file of this kind. */
-function toolsFor(kind: FileKind): Tool[] {
-  return (tools as readonly Tool[]).filter((t) => 'kinds' in t.input && t.input.kinds.includes(kind));
-}
-
-/** Options a tool cannot run without. */
-const requiredFields: Record<string, Record<string, string>> = { 'pdf-page-remove': { pages: '1' } };
-
 /** Small corpus files of every kind a tool reads, and page zips made from the corpus's HTML. */
 async function seedFiles(): Promise<Seed[]> {
   const seeds: Seed[] = [];
@@ -313,40 +304,6 @@ async function mutate(s: Seed, r: Rng): Promise<Mutant> {
   return m;
 }
 
-/** Whether a result opens as the kind its name says. */
-function opens(path: string, kind: FileKind | undefined): string | undefined {
-  switch (kind) {
-    case 'pdf':
-      if (![0, 3].includes(qpdfCheck(path))) return 'the PDF does not pass qpdf --check';
-      // A result may be the upload itself (pdf-compress never answers larger): qpdf may still warn (exit 3).
-      return Number(spawnSync('qpdf', ['--show-npages', path], { encoding: 'utf8' }).stdout) > 0
-        ? undefined
-        : 'the PDF has no pages';
-    case 'zip':
-    case 'docx':
-    case 'xlsx':
-    case 'pptx': {
-      const test = spawnSync('unzip', ['-tqq', path], { timeout: 60_000 });
-      if (test.status !== 0) return `unzip -t says ${test.status}`;
-      const list = spawnSync('unzip', ['-Z1', path], { encoding: 'utf8', timeout: 60_000 }).stdout.split('\n');
-      if (kind !== 'zip' && !list.includes('[Content_Types].xml')) return 'no [Content_Types].xml';
-      return list.filter(Boolean).length > 0 ? undefined : 'an empty zip';
-    }
-    case 'txt':
-    case 'md':
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
-        return undefined;
-      } catch {
-        return 'not UTF-8 text';
-      }
-    case 'html':
-      return /<html/i.test(readFileSync(path, 'utf8')) ? undefined : 'no <html>';
-    default:
-      return `an unexpected kind of result (${kind})`;
-  }
-}
-
 interface Case {
   index: number;
   seed: Seed;
@@ -396,29 +353,16 @@ async function judge(url: string, o: Outcome, dir: string): Promise<string | und
     if (!res.ok) return `its result answers ${res.status}`;
     const path = join(dir, `result${extname(name)}`);
     await writeFile(path, Buffer.from(await res.arrayBuffer()));
-    const why = opens(path, kindOfExtension(extname(name).slice(1)));
+    const why = await opens(path, kindOfExtension(extname(name).slice(1)));
     return why && `the result does not open: ${why}`;
   }
-  const error = o.body.error;
-  const code = error?.code as ErrorCode;
-  if (!error || Object.keys(o.body).join() !== 'error' || !Object.hasOwn(errorCodes, code))
-    return 'not the contract error shape';
-  if (errorCodes[code].status !== o.status) return `${code} with status ${o.status}`;
-  if (!/^[^\n]{10,300}$/.test(error.message) || /\/(tmp|work|usr|home)\/|\bat \w+ \(/.test(error.message))
-    return 'a message that is not one clean sentence';
+  const problem = contractProblem(o);
+  if (problem) return problem;
+  const error = o.body.error!;
+  const code = error.code;
   const stopped = code === 'timeout' || (code === 'internal' && error.message === verificationMessage);
   if (o.status >= 500 && !stopped) return `a ${o.status} ${code}`;
   return undefined;
-}
-
-/**
- * What requests left in the work directory: each process has a root there and each request a folder in
- * it. The renderer's warm browser keeps one folder of its own there (`chromium-…`) while it runs.
- */
-function leftovers(work: string): string[] {
-  const left = readdirSync(work).flatMap((root) => readdirSync(join(work, root)).map((e) => `${root}/${e}`));
-  const browsers = left.filter((e) => e.startsWith('renderer/chromium-'));
-  return browsers.length <= 1 ? left.filter((e) => !browsers.includes(e)) : left;
 }
 
 /** What the logs say about a failed case (its request id is `fuzz-<seed>-<case>`): the causes they keep. */
