@@ -5,8 +5,8 @@
  * password-protected Office files go without their password, with it and with a wrong one. Each answer
  * must be a 200 whose result opens (PDF: qpdf --check and pages; zip: every entry opens; Office: the
  * package's main part; images decode; text is UTF-8, and not empty when the input has text) or a 4xx in
- * the contract's shape with the code the file calls for; never a 5xx (but the known findings below),
- * never longer than the job's time limit allows. Afterwards the work directories are empty and no gateway or service process was
+ * the contract's shape with the code the file calls for; never a 5xx, never longer than the job's time limit
+ * allows. Afterwards the work directories are empty and no gateway or service process was
  * restarted (the engines they run, LibreOffice and Chromium, may be replaced by design).
  *
  * To stay within CI's time, a PDF (but a damaged one) goes through every pdf-editor tool but compress
@@ -41,22 +41,6 @@ const full = process.env.CORPUS_SWEEP === 'full';
  * takes it. Each of them still sees some files of every folder.
  */
 const reworksPages = (t: Tool) => t.service !== 'pdf-editor' || t.id === 'pdf-compress';
-
-/**
- * Calls the sweep found answering 500 internal (a result made but refused by the service's own checks),
- * not yet fixed: each may answer so, or rightly. The summary says which still do.
- */
-const knownFindings: Record<string, string> = {
-  // Text check after turning the page: pdftotext groups the words of formulas and forms differently.
-  'rotate-pdf on pdf/pypdf-geotopo-117-pages.pdf': 'page 85 lost 30 of 399 words',
-  'rotate-pdf on pdf/pdfplumber-pdffill-demo.pdf': 'page 4 lost 1 of 26 words',
-  'rotate-pdf on tables/icdar2013/eu-001.pdf': 'page 3 lost 3 of 176 words',
-  // The stamped text is not found on the page again (the imagemagick pages are 3.84 pt square), or on a
-  // page shown turned (/Rotate 90) it is read into the page's own words.
-  'add-watermark on pdf/pypdf-habibi-rotated.pdf': 'page 1 lost 2 of 4 words',
-  'add-watermark on pdf/pypdf-imagemagick-CCITTFaxDecode.pdf': 'page 1 lacks the added text',
-  'add-watermark on pdf/pypdf-imagemagick-images.pdf': 'page 1 lacks the added text',
-};
 
 let base: string;
 let processes: { name: string; proc: Proc }[];
@@ -154,7 +138,6 @@ async function casesFor(f: CorpusFile, index: number): Promise<Case[]> {
     const works = tool.id === 'pdf-page-remove' && pages === 1 ? ['invalid_option'] : ['200'];
     // A file the manifest says must be rejected (a pixel bomb) may be, as damaged_input.
     if (/must be rejected/.test(f.special)) works.push('damaged_input');
-    if (knownFindings[`${tool.id} on ${f.file}`]) works.push('internal');
     if (f.folder === 'pdf-broken' && kind === 'pdf') add(tool, damaged(f, tool, works), '');
     else if (!protectedFile || opensBare) add(tool, works, '');
     else add(tool, ['password_required'], ' without its password');
@@ -260,16 +243,15 @@ afterAll(() => {
   const byStatus: Record<string, number> = {};
   for (const c of calls) byStatus[c.code ?? String(c.status)] = (byStatus[c.code ?? String(c.status)] ?? 0) + 1;
   const slowest = [...calls].sort((a, b) => b.ms - a.ms).slice(0, 5);
-  const known = calls.filter((c) => c.code === 'internal').map((c) => c.label);
   const seconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(
     join(repoRoot, '.run', 'corpus-sweep.json'),
-    `${JSON.stringify({ calls: calls.length, seconds, byStatus, known, slowest, all: calls }, null, 1)}\n`,
+    `${JSON.stringify({ calls: calls.length, seconds, byStatus, slowest, all: calls }, null, 1)}\n`,
   );
   console.log(
     `corpus sweep: ${calls.length} calls in ${seconds} s; answers ${JSON.stringify(byStatus)}; slowest ${slowest
       .map((c) => `${c.label} ${c.ms} ms`)
-      .join(', ')}; known findings still answering 500: ${known.join(', ') || 'none'}`,
+      .join(', ')}`,
   );
 });
 

@@ -339,6 +339,16 @@ describe('pdf-page-remove', () => {
 });
 
 describe('add-watermark', () => {
+  it('stamps a stamp-sized page and a turned right-to-left page, keeping their text', async () => {
+    // A 3.84-point page takes the text as small as it needs; a /Rotate 90 page of Arabic keeps its words.
+    for (const name of ['pypdf-imagemagick-CCITTFaxDecode.pdf', 'pypdf-habibi-rotated.pdf']) {
+      const r = await call('add-watermark', [pdf(name)]);
+      expect(r.status, `${name}: ${JSON.stringify(r.error)}`).toBe(200);
+      expect(text(r.file), name).toContain('CONFIDENTIAL');
+    }
+    expect(text(pdf('pypdf-habibi-rotated.pdf'))).toContain('habibi');
+  });
+
   it('stamps extractable text on every page and keeps the original text', async () => {
     const source = pdf('pypdf-minimal-document.pdf');
     const r = await call('add-watermark', [source]);

@@ -75,9 +75,10 @@ function stamp(page: PDFPage, font: PDFFont, text: string, opacity: number, diag
   const angle = shownAngle + rotation;
 
   const reach = diagonal ? Math.hypot(shownWidth, shownHeight) : shownWidth;
-  const size = Math.max(
-    1,
-    Math.min((span * reach) / font.widthOfTextAtSize(text, 1), maxHeight * Math.min(shownWidth, shownHeight)),
+  // No floor of its own: on a stamp-sized page the text is as small as the page, not clipped by it.
+  const size = Math.min(
+    (span * reach) / font.widthOfTextAtSize(text, 1),
+    maxHeight * Math.min(shownWidth, shownHeight),
   );
   const width = font.widthOfTextAtSize(text, size);
   const height = font.heightAtSize(size, { descender: false });
