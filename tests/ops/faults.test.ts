@@ -103,7 +103,7 @@ describe('with Redis and PostgreSQL', () => {
     await rm(runDir, { recursive: true, force: true });
   });
 
-  it('LibreOffice killed during word-to-pdf: a 500 internal, then the next document converts', async () => {
+  it('LibreOffice killed during word-to-pdf: the job is tried again on a fresh listener, then the next document converts', async () => {
     const s = stack!;
     const heavy = join(runDir, 'heavy.docx');
     // Far more work than a listener does in the moments before it is killed.
@@ -117,8 +117,9 @@ describe('with Redis and PostgreSQL', () => {
     });
     process.kill(-listener, 'SIGKILL');
     const r = await job;
-    expect(contractError(r)).toBe('internal');
-    expect(r.body.error!.message).toMatch(/try again/i);
+    // The second try either finishes this long document within the job's time or runs out of it.
+    if (r.status === 200) expect(pageCount(await fetchResult(s, r, runDir))).toBeGreaterThan(100);
+    else expect(contractError(r)).toBe('timeout');
 
     const next = await post(`${s.url}/api/v1/tools/word-to-pdf`, [corpus('office/jod-test.docx')]);
     expect(text(await fetchResult(s, next, runDir))).toMatch(/^\s*Test Document\s*$/);

@@ -42,24 +42,39 @@ export async function convertDocument(engine: OfficeEngine, job: ConvertJob): Pr
   const input = join(dir, `${asciiStem(job.name)}.${job.format.ext}`);
   await link(job.path, input).catch(() => copyFile(job.path, input));
   const output = join(dir, 'out.pdf');
+  const request = {
+    input,
+    output,
+    ...(job.password ? { password: job.password } : {}),
+    ...(job.pageRange ? { pageRange: job.pageRange } : {}),
+    ...(job.landscape ? { landscape: true } : {}),
+    ...(job.expect ? { expect: job.expect } : {}),
+    ...(job.format.csv
+      ? { importFilter: 'Text - txt - csv (StarCalc)', importOptions: csvFilterOptions(job.format.csv) }
+      : {}),
+    ...(job.exportOptions ? { exportOptions: job.exportOptions } : {}),
+  };
   // Stop a job a little before the request's own deadline, so that the listener is dead and the
   // answer is ours (a clean timeout) before the kit gives up on the request.
-  const timeoutMs = Math.min(engine.settings.jobTimeoutMs, Math.max(1000, job.deadline - Date.now() - deadlineMargin));
-  const result = await engine.convert(
-    {
-      input,
-      output,
-      ...(job.password ? { password: job.password } : {}),
-      ...(job.pageRange ? { pageRange: job.pageRange } : {}),
-      ...(job.landscape ? { landscape: true } : {}),
-      ...(job.expect ? { expect: job.expect } : {}),
-      ...(job.format.csv
-        ? { importFilter: 'Text - txt - csv (StarCalc)', importOptions: csvFilterOptions(job.format.csv) }
-        : {}),
-      ...(job.exportOptions ? { exportOptions: job.exportOptions } : {}),
-    },
-    { signal: job.signal, timeoutMs },
-  );
+  const convert = () =>
+    engine.convert(request, {
+      signal: job.signal,
+      timeoutMs: Math.min(engine.settings.jobTimeoutMs, Math.max(1000, job.deadline - Date.now() - deadlineMargin)),
+    });
+  let result: Awaited<ReturnType<OfficeEngine['convert']>>;
+  try {
+    result = await convert();
+  } catch (err) {
+    if (!(err instanceof EngineError && err.kind === 'crashed') || job.signal.aborted) throw err;
+    // A listener lost mid-job may have been ended from outside: the document gets one more try on a
+    // fresh one. Lost twice on the same document, it is the document that LibreOffice cannot read.
+    result = await convert().catch((again: unknown) => {
+      if (again instanceof EngineError && again.kind === 'crashed' && !job.signal.aborted) {
+        throw new EngineError('load_failed', `LibreOffice stopped twice on this document: ${again.message}`);
+      }
+      throw again;
+    });
+  }
   const made = await stat(output).catch(() => undefined);
   if (!made || made.size === 0) throw new EngineError('export_failed', 'no PDF was written');
   return { path: output, family: result.family, ms: result.ms };

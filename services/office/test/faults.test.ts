@@ -179,7 +179,7 @@ describe('one listener in trouble', () => {
     await app.engine.start();
   });
 
-  it('fails the job cleanly when soffice is killed mid-job, and the next one succeeds', async () => {
+  it('tries a job again on a fresh listener when soffice is killed mid-job, and the next one succeeds', async () => {
     const before = app.engine.restarts.crash;
     const pending = tool(app, 'word-to-pdf', heavy);
     await until(() => app.engine.listenerPids().some((l) => l.busy), 10_000);
@@ -188,16 +188,34 @@ describe('one listener in trouble', () => {
     pids.add(listener!.pid);
     process.kill(-listener!.pid, 'SIGKILL');
     const res = await pending;
-    expect(res.status).toBe(500);
-    expect(jsonOf(res.body as Buffer).error).toEqual({
-      code: 'internal',
-      message: 'The converter stopped unexpectedly. Please try again.',
-    });
+    // Tried again on a fresh listener, where this document runs past the job's time, as it always does.
+    expect(res.status).toBe(504);
+    expect(jsonOf(res.body as Buffer).error.code).toBe('timeout');
     expect(app.engine.restarts.crash).toBe(before + 1);
     const next = await tool(app, 'word-to-pdf', office('jod-test.docx'));
     expect(next.status).toBe(200);
     expect(words(textOf(next.body as Buffer))).toEqual(['test', 'document']);
     expect(app.engine.listenerPids()[0]!.pid).not.toBe(listener!.pid);
+  });
+
+  it('calls a document damaged when LibreOffice stops on it twice', async () => {
+    // jod-test.docx with its third zip entry's local header offset pointed past the end: soffice dies on it.
+    const bytes = readFileSync(office('jod-test.docx'));
+    let entry = -1;
+    for (let n = 0; n < 3; n++) entry = bytes.indexOf('PK\x01\x02', entry + 1, 'latin1');
+    bytes.writeUInt32LE(1_000_000, entry + 42);
+    const path = join(scratch, 'kills-soffice.docx');
+    writeFileSync(path, bytes);
+    const before = app.engine.restarts.crash;
+    const res = await tool(app, 'word-to-pdf', path);
+    expect(res.status).toBe(422);
+    expect(jsonOf(res.body as Buffer).error).toEqual({
+      code: 'damaged_input',
+      message: 'The document is damaged and could not be read.',
+    });
+    expect(app.engine.restarts.crash).toBe(before + 2);
+    const next = await tool(app, 'word-to-pdf', office('jod-test.docx'));
+    expect(next.status).toBe(200);
   });
 
   it('kills and restarts the listener when a job runs past its time', async () => {
