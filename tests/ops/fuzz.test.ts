@@ -7,7 +7,7 @@
  * are `internal` for a result that failed verification, and `timeout` for an input whose processing
  * ran past the job's limit and was stopped there (an answer no later than the limit allows). No service
  * process may restart or grow past a memory bound, and the work directories end empty.
- * FUZZ_SEED=<n> repeats a run; FUZZ_SECONDS changes its length.
+ * FUZZ_SEED=<n> repeats a run (CI runs a fixed one); FUZZ_SECONDS changes its length.
  */
 import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,7 +24,12 @@ import { corpusDir, corpusFiles } from '../lib/corpus.ts';
 import { contractProblem, leftovers, opens, requiredFields, toolsFor } from '../lib/outcomes.ts';
 import { proc, rssMb, stillRunning } from '../lib/procs.ts';
 
-const seed = Number(process.env.FUZZ_SEED ?? randomInt(2 ** 31));
+/**
+ * CI gates a landing, so it repeats one seed (a run that found two faults, since fixed); anywhere else
+ * each run draws a new one to look further.
+ */
+const ciSeed = 375121904;
+const seed = Number(process.env.FUZZ_SEED ?? (process.env.CI ? ciSeed : randomInt(2 ** 31)));
 const seconds = Number(process.env.FUZZ_SECONDS ?? 120);
 const maxCases = 600;
 const concurrency = 4;

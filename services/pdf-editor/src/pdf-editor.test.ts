@@ -636,6 +636,18 @@ describe('damaged and mislabelled inputs', () => {
   });
 });
 
+describe('a catalog pdf-lib cannot take for one', () => {
+  it.each(['add-watermark', 'pdf-metadata-cleaner'])('%s answers damaged_input, not a 500', async (tool) => {
+    // qpdf keeps a catalog whose /Type is mangled; pdf-lib loads it and fails only when asked for pages.
+    const qdf = execFileSync('qpdf', ['--qdf', '--object-streams=disable', pdf('pypdf-minimal-document.pdf'), '-']);
+    const mangled = join(scratch, 'mangled-catalog.pdf');
+    writeFileSync(mangled, Buffer.from(qdf.toString('latin1').replace('/Type /Catalog', '/Type /Catalgg'), 'latin1'));
+    const r = await call(tool, [mangled]);
+    expect(r.status).toBe(422);
+    expect(r.error?.code).toBe('damaged_input');
+  });
+});
+
 describe('a page tree that claims four billion pages and holds four', () => {
   // The corpus file as qpdf's QDF, its /Count raised and its offsets fixed again by fix-qdf.
   const liar = join(scratch, 'liar.pdf');

@@ -8,7 +8,10 @@ import { ToolError } from '@quire/service-kit';
  */
 export async function loadPdf(path: string): Promise<PDFDocument> {
   try {
-    return await PDFDocument.load(await readFile(path), { updateMetadata: false, ignoreEncryption: true });
+    const doc = await PDFDocument.load(await readFile(path), { updateMetadata: false, ignoreEncryption: true });
+    // A catalog whose page tree pdf-lib cannot walk loads without complaint and fails only here.
+    doc.getPages();
+    return doc;
   } catch (err) {
     throw new ToolError('damaged_input', undefined, { cause: err });
   }
