@@ -12,15 +12,12 @@ export const rotate: ToolRun = async (ctx) => {
   const spec = ctx.options.pages as string | undefined;
   const turned = workPath(ctx, 'rotated.pdf');
   const turn = (range: string) => qpdf([source, turned, `--rotate=+${angle}${range}`], ctx);
-  // Every page: count them while qpdf turns them, adding no step to the job.
-  const [{ claimed, pages }, chosen] =
-    spec === undefined
-      ? await Promise.all([pageTree(source, ctx), turn('')]).then(([tree]) => [tree, undefined] as const)
-      : await pageTree(source, ctx).then(async (tree) => {
-          const chosen = pagesIn(spec, tree.pages, 'pages');
-          await turn(`:${qpdfRange(chosen)}`);
-          return [tree, chosen] as const;
-        });
+  // Every page: count them while qpdf turns them, adding no step to the job; chosen pages need the count first.
+  let chosen: number[] | undefined;
+  const counting = pageTree(source, ctx);
+  if (spec === undefined) await Promise.all([counting, turn('')]);
+  else await turn(`:${qpdfRange((chosen = pagesIn(spec, (await counting).pages, 'pages')))}`);
+  const { claimed, pages } = await counting;
   const out = claimed === pages ? turned : workPath(ctx, 'mended.pdf');
   if (out !== turned) await mendPageCounts(turned, out, ctx);
   return { path: out, properties: { pages, rotated: chosen?.length ?? pages, angle } };
