@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   chromium,
@@ -288,7 +289,7 @@ export class BrowserSupervisor {
   }
 
   private async launch(gen: Generation): Promise<Browser> {
-    const root = workRoot();
+    const root = scratchRoot();
     await mkdir(root, { recursive: true, mode: 0o700 });
     gen.tmp = await mkdtemp(join(root, 'chromium-'));
     try {
@@ -396,4 +397,13 @@ export function withTimeout<T>(
     timer = setTimeout(() => reject(error()), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Where a browser's scratch folder goes: the work root, unless that is too deep for the SingletonSocket
+ * Chromium binds two folders below TMPDIR (a Unix socket path holds at most 107 bytes).
+ */
+export function scratchRoot(root = workRoot()): string {
+  const below = '/chromium-XXXXXX/org.chromium.Chromium.XXXXXX/SingletonSocket';
+  return root.length + below.length <= 107 ? root : join(tmpdir(), 'quire-chromium');
 }

@@ -1,0 +1,50 @@
+/** A checkout deep in the file system: Chromium's SingletonSocket must still fit a Unix socket path. */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { createApp, createRenderer, scratchRoot, type Renderer } from '../src/index.ts';
+import { call, corpusHtml, leftovers, removeScratch, text } from './helpers.ts';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+
+const top = mkdtempSync(join(tmpdir(), 'renderer-deep-'));
+// Deeper than the 107 bytes a socket path holds, once Chromium's own folders are added.
+const workDir = join(top, 'a-checkout-folder-whose-name-is-long', '.run', 'corpus-stack', 'work', 'renderer');
+let renderer: Renderer;
+const browsersBefore = chromiumFolders();
+
+function chromiumFolders(): string[] {
+  try {
+    return readdirSync(join(tmpdir(), 'quire-chromium'));
+  } catch {
+    return [];
+  }
+}
+
+beforeAll(async () => {
+  mkdirSync(workDir, { recursive: true });
+  process.env.WORK_DIR = workDir;
+  renderer = createRenderer({});
+  await renderer.supervisor.warm();
+});
+
+afterAll(async () => {
+  await renderer.close();
+  removeScratch();
+  expect(leftovers(workDir)).toEqual([]);
+  expect(chromiumFolders()).toEqual(browsersBefore);
+  rmSync(top, { recursive: true, force: true });
+});
+
+it('keeps a shallow work root and moves a deep one to the temporary folder', () => {
+  expect(scratchRoot('/srv/quire/.run/work/renderer')).toBe('/srv/quire/.run/work/renderer');
+  expect(scratchRoot(workDir)).toBe(join(tmpdir(), 'quire-chromium'));
+});
+
+it('renders a page from a deep work root', async () => {
+  const r = await call(createApp(renderer), 'html-to-pdf', { file: join(corpusHtml, 'jod-test.html') });
+  expect(r.status).toBe(200);
+  expect(text(r.pdf!)).toContain('Test document');
+  expect(chromiumFolders().length).toBe(browsersBefore.length + 1);
+});
