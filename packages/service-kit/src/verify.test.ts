@@ -184,6 +184,49 @@ describe('verifyResult', () => {
     expect(err.toBody().error.message).not.toMatch(/text|page/);
   });
 
+  it("reads a split's parts as one file, and still tells a part that holds the wrong page", async () => {
+    const j = job();
+    const eleven = join(corpus, 'pdf/qpdf-11-pages.pdf'); // "Original page N" on page N
+    /** A zip of parts, the i-th holding the input's pages `order[i]`. */
+    const zipOf = (name: string, order: string[]) => {
+      const parts = order.map((pages, i) => {
+        const part = join(j.workdir, `${name}-${String(i + 1).padStart(2, '0')}.pdf`);
+        execFileSync('qpdf', [eleven, '--pages', '.', pages, '--', part]);
+        return part;
+      });
+      const zip = join(j.workdir, `${name}.zip`);
+      execFileSync('/usr/bin/python3', ['-m', 'zipfile', '-c', zip, ...parts]);
+      return zip;
+    };
+    const split = (zip: string, options: Record<string, unknown> = {}) =>
+      verifyResult({
+        tool: findTool('pdf-split')!,
+        inputs: [{ path: eleven, kind: 'pdf' }],
+        options,
+        result: { path: zip, kind: 'zip' },
+        job: job(),
+      });
+    const pages = Array.from({ length: 11 }, (_, i) => String(i + 1));
+    const everyPage = zipOf('every', pages);
+    const read = await runsOf(() => split(everyPage));
+    // Eleven parts are opened and counted one by one; their text and pixels are read from one file.
+    expect(read.filter((r) => r === 'qpdf ').length).toBe(11); // unpacked parts are named by number
+    expect(read.filter((r) => r.startsWith('pdftotext')).length).toBe(2); // the input and the parts
+    expect(read.filter((r) => r.startsWith('pdftoppm')).length).toBe(1); // the parts
+    expect(await split(everyPage)).toEqual(['opens', 'pages', 'text', 'pixels']);
+    expect(await split(zipOf('ranges', ['1-3', '4-10', '11']), { ranges: '1-3,4-10,11' })).toEqual([
+      'opens',
+      'pages',
+      'text',
+      'pixels',
+    ]);
+    const swapped = zipOf('swapped', ['2', '1', ...pages.slice(2)]);
+    expect(((await split(swapped).catch((e: unknown) => e)) as VerificationError).check).toBe('text');
+    const short = zipOf('short', ['1-3', '4-9', '11']);
+    const err = (await split(short, { ranges: '1-3,4-10,11' }).catch((e: unknown) => e)) as VerificationError;
+    expect(err.check).toBe('pages');
+  });
+
   it('keeps page removal honest', async () => {
     const j = job();
     const kept = join(j.workdir, 'kept.pdf');
