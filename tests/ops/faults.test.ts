@@ -6,19 +6,19 @@
  * a good result), the next job succeeds, and no gateway or service process was restarted to get there.
  * The services' own tests kill engines in-process; here the answer is checked as a client gets it.
  */
-import { rename, mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rename, rm, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, type ErrorCode } from '@quire/catalog';
 import { startPostgres, type Postgres } from '../../gateway/test/postgres.ts';
 import { startRedis, type RedisServer } from '../../gateway/test/redis.ts';
 import { writeHeavyDocx } from '../../services/office/test/helpers.ts';
-import { startStack, type Stack } from '../../scripts/stack.ts';
+import type { Stack } from '../../scripts/stack.ts';
 import { corpusDir } from '../lib/corpus.ts';
 import { post, type CallResult } from '../lib/http.ts';
 import { pageCount, qpdfCheck, text } from '../lib/pdf.ts';
 import { commandLine, descendants, proc, stillRunning, type Proc } from '../lib/procs.ts';
+import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 
 const corpus = (path: string) => join(corpusDir, path);
 const fourPages = corpus('pdf/pypdf-pdflatex-4-pages.pdf');
@@ -67,20 +67,17 @@ async function json(url: string, init?: RequestInit): Promise<{ status: number; 
 }
 
 describe('with Redis and PostgreSQL', () => {
-  let runDir: string;
   let redis: RedisServer | undefined;
   let postgres: Postgres | undefined;
-  let stack: Stack | undefined;
+  let stack: ScratchStack | undefined;
   let processes: Proc[];
   /** What a process that stopped said last. */
   const crashes: string[] = [];
 
   beforeAll(async () => {
-    runDir = await mkdtemp(join(tmpdir(), 'quire-faults-'));
     redis = await startRedis();
     postgres = await startPostgres();
-    stack = await startStack({
-      runDir,
+    stack = await startScratchStack('faults', {
       portOffset: 24_500,
       services: ['pdf-editor', 'office', 'renderer'],
       authEmulator: false,
@@ -97,15 +94,14 @@ describe('with Redis and PostgreSQL', () => {
   });
 
   afterAll(async () => {
-    await stack?.stop();
+    await stack?.remove();
     await redis?.close();
     await postgres?.stop();
-    await rm(runDir, { recursive: true, force: true });
   });
 
   it('LibreOffice killed during word-to-pdf: the job is tried again on a fresh listener, then the next document converts', async () => {
     const s = stack!;
-    const heavy = join(runDir, 'heavy.docx');
+    const heavy = join(s.runDir, 'heavy.docx');
     // Far more work than a listener does in the moments before it is killed.
     await writeHeavyDocx(heavy, 1500);
     const job = post(`${s.url}/api/v1/tools/word-to-pdf`, [heavy]);
@@ -118,16 +114,16 @@ describe('with Redis and PostgreSQL', () => {
     process.kill(-listener, 'SIGKILL');
     const r = await job;
     // The second try either finishes this long document within the job's time or runs out of it.
-    if (r.status === 200) expect(pageCount(await fetchResult(s, r, runDir))).toBeGreaterThan(100);
+    if (r.status === 200) expect(pageCount(await fetchResult(s, r, s.runDir))).toBeGreaterThan(100);
     else expect(contractError(r)).toBe('timeout');
 
     const next = await post(`${s.url}/api/v1/tools/word-to-pdf`, [corpus('office/jod-test.docx')]);
-    expect(text(await fetchResult(s, next, runDir))).toMatch(/^\s*Test Document\s*$/);
+    expect(text(await fetchResult(s, next, s.runDir))).toMatch(/^\s*Test Document\s*$/);
   });
 
   it('Chromium killed during html-to-pdf: a 500 internal, then the next page prints', async () => {
     const s = stack!;
-    const busy = join(runDir, 'busy.html');
+    const busy = join(s.runDir, 'busy.html');
     await writeFile(
       busy,
       '<!doctype html><p>busy</p><script>const t = Date.now(); while (Date.now() - t < 20000) {}</script>',
@@ -147,7 +143,7 @@ describe('with Redis and PostgreSQL', () => {
     expect(contractError(r)).toBe('internal');
 
     const next = await post(`${s.url}/api/v1/tools/html-to-pdf`, [corpus('html/jod-test.html')]);
-    expect(text(await fetchResult(s, next, runDir))).toMatch(/\S/);
+    expect(text(await fetchResult(s, next, s.runDir))).toMatch(/\S/);
   });
 
   it('Ghostscript killed during pdf-compress: a result from the other candidates, then the next compression succeeds', async () => {
@@ -159,14 +155,14 @@ describe('with Redis and PostgreSQL', () => {
     process.kill(-gs.pid, 'SIGKILL');
     const r = await job;
     // Compression keeps to the candidates that were made: Ghostscript's is missing, the job still succeeds.
-    const path = await fetchResult(s, r, runDir);
+    const path = await fetchResult(s, r, s.runDir);
     expect(r.body.properties?.candidate).not.toMatch(/ghostscript/);
     expect([0, 3]).toContain(qpdfCheck(path));
     expect(pageCount(path)).toBe(pageCount(input));
     expect((await readFile(path)).length).toBeLessThanOrEqual((await readFile(input)).length);
 
     const next = await post(`${s.url}/api/v1/tools/pdf-compress`, [fourPages]);
-    expect(pageCount(await fetchResult(s, next, runDir))).toBe(4);
+    expect(pageCount(await fetchResult(s, next, s.runDir))).toBe(4);
   });
 
   it('Redis stopped: tool runs and downloads answer 503 not_available, and work again once it is back', async () => {
@@ -188,7 +184,7 @@ describe('with Redis and PostgreSQL', () => {
       const r = await post(`${s.url}/api/v1/tools/rotate-pdf`, [fourPages]);
       return r.status === 200 ? r : undefined;
     });
-    expect(pageCount(await fetchResult(s, after, runDir))).toBe(4);
+    expect(pageCount(await fetchResult(s, after, s.runDir))).toBe(4);
     expect((await fetch(`${s.url}/uploads/${before.body.download}`)).status).toBe(404);
   });
 
@@ -222,7 +218,7 @@ describe('with Redis and PostgreSQL', () => {
       const run = await post(`${s.url}/api/v1/tools/rotate-pdf`, [fourPages]);
       if (run.status === 200) {
         ranDuring = true;
-        expect(pageCount(await fetchResult(s, run, runDir))).toBe(4);
+        expect(pageCount(await fetchResult(s, run, s.runDir))).toBe(4);
       } else {
         expect(contractError(run)).toMatch(/^(internal|not_available)$/);
       }
@@ -235,7 +231,7 @@ describe('with Redis and PostgreSQL', () => {
     });
     expect(back['rotate-pdf']).toBe(counted + (ranDuring ? 1 : 0));
     const run = await post(`${s.url}/api/v1/tools/rotate-pdf`, [fourPages]);
-    expect(pageCount(await fetchResult(s, run, runDir))).toBe(4);
+    expect(pageCount(await fetchResult(s, run, s.runDir))).toBe(4);
     expect(((await usage()).body.stats as Record<string, number>)['rotate-pdf']).toBe(back['rotate-pdf']! + 1);
     expect((await contact('after the outage')).status).toBe(201);
   });
@@ -247,13 +243,10 @@ describe('with Redis and PostgreSQL', () => {
 });
 
 describe('with results kept on the local disk', () => {
-  let runDir: string;
-  let stack: Stack | undefined;
+  let stack: ScratchStack | undefined;
 
   beforeAll(async () => {
-    runDir = await mkdtemp(join(tmpdir(), 'quire-faults-disk-'));
-    stack = await startStack({
-      runDir,
+    stack = await startScratchStack('faults-disk', {
       portOffset: 24_600,
       services: ['pdf-editor'],
       authEmulator: false,
@@ -262,18 +255,17 @@ describe('with results kept on the local disk', () => {
   });
 
   afterAll(async () => {
-    await stack?.stop();
-    await rm(runDir, { recursive: true, force: true });
+    await stack?.remove();
   });
 
   it('a results directory that cannot be written: a 500 internal, uncounted; then it is made again', async () => {
     const s = stack!;
     const processes = stackProcesses(s);
-    const results = join(runDir, 'data', 'results');
+    const results = join(s.runDir, 'data', 'results');
     const usage = async () =>
       ((await json(`${s.url}/api/v1/usage`)).body.stats as Record<string, number>)['rotate-pdf']!;
     const first = await post(`${s.url}/api/v1/tools/rotate-pdf`, [fourPages]);
-    expect(pageCount(await fetchResult(s, first, runDir))).toBe(4);
+    expect(pageCount(await fetchResult(s, first, s.runDir))).toBe(4);
     const counted = await usage();
 
     // As root, permissions stop nothing: the directory is replaced by a file, where nothing can be written.
@@ -286,7 +278,7 @@ describe('with results kept on the local disk', () => {
     // Writable again, though the directory is gone: the gateway makes it anew, without a restart.
     await rm(results);
     const again = await post(`${s.url}/api/v1/tools/rotate-pdf`, [fourPages]);
-    expect(pageCount(await fetchResult(s, again, runDir))).toBe(4);
+    expect(pageCount(await fetchResult(s, again, s.runDir))).toBe(4);
     expect(await usage()).toBe(counted + 1);
     for (const p of processes) expect(stillRunning(p), `${p.comm} ${p.pid}`).toBe(true);
   });

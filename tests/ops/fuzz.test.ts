@@ -11,18 +11,17 @@
  */
 import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kindOfExtension, type FileKind, type Tool } from '@quire/catalog';
 import { VerificationError } from '@quire/service-kit';
-import { startStack, type Stack } from '../../scripts/stack.ts';
 import { corpusDir, corpusFiles } from '../lib/corpus.ts';
 import { contractProblem, leftovers, opens, requiredFields, toolsFor } from '../lib/outcomes.ts';
 import { proc, rssMb, stillRunning } from '../lib/procs.ts';
+import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 
 /**
  * CI gates a landing, so it repeats one seed (a run that found two faults, since fixed); anywhere else
@@ -384,13 +383,10 @@ function causes(logDir: string, failure: string): string {
   return lines.join('');
 }
 
-let runDir: string;
-let stack: Stack | undefined;
+let stack: ScratchStack | undefined;
 
 beforeAll(async () => {
-  runDir = await mkdtemp(join(tmpdir(), 'quire-fuzz-'));
-  stack = await startStack({
-    runDir,
+  stack = await startScratchStack('fuzz', {
     portOffset: 24_200,
     authEmulator: false,
     env: { RATE_LIMIT_PER_MINUTE: '0', JOB_TIMEOUT_MS: String(jobTimeoutMs), LOG_LEVEL: 'warn' },
@@ -398,8 +394,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  await rm(runDir, { recursive: true, force: true });
+  await stack?.remove();
 });
 
 describe('mutated corpus files through every tool that reads them', () => {
@@ -407,7 +402,7 @@ describe('mutated corpus files through every tool that reads them', () => {
     const s = stack!;
     console.log(`fuzz seed ${seed}: FUZZ_SEED=${seed} repeats this run`);
     const seeds = await seedFiles();
-    const cases = join(runDir, 'cases');
+    const cases = join(s.runDir, 'cases');
     await mkdir(cases);
 
     const processes = Object.entries(s.instances).flatMap(([name, list]) =>
@@ -477,7 +472,7 @@ describe('mutated corpus files through every tool that reads them', () => {
       expect(peak.get(p.name), `${p.name} peak RSS`).toBeLessThan(rssBoundMb);
     }
     // Each request removes its work directory once it is answered; give the last ones a moment.
-    const work = join(runDir, 'work');
+    const work = join(s.runDir, 'work');
     for (let i = 0; i < 100 && leftovers(work).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(leftovers(work)).toEqual([]);
   });

@@ -4,15 +4,14 @@
  * 429 (the services' queues full, or this client over its rate limit) with a Retry-After and the
  * contract's error; nothing else. Usage counts rise by exactly the successful runs of each tool.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes } from '@quire/catalog';
-import { startStack, type Stack } from '../../scripts/stack.ts';
 import { corpusFiles } from '../lib/corpus.ts';
 import { download, post, type CallResult } from '../lib/http.ts';
 import { pageCount, qpdfCheck } from '../lib/pdf.ts';
+import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 
 const workers = 50;
 const runMs = 60_000;
@@ -82,14 +81,11 @@ interface Outcome {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('fifty clients for a minute', () => {
-  let dir: string;
-  let stack: Stack;
+  let stack: ScratchStack;
   let downloads: string | undefined;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'quire-load-'));
-    stack = await startStack({
-      runDir: dir,
+    stack = await startScratchStack('load', {
       portOffset: 23_000,
       services: ['pdf-editor', 'image', 'office'],
       authEmulator: false,
@@ -98,8 +94,8 @@ describe('fifty clients for a minute', () => {
   });
 
   afterAll(async () => {
-    await stack?.stop();
-    for (const d of [dir, downloads]) if (d) await rm(d, { recursive: true, force: true });
+    await stack?.remove();
+    if (downloads) await rm(downloads, { recursive: true, force: true });
   });
 
   async function usage(): Promise<Record<string, number>> {

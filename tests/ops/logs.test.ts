@@ -4,14 +4,13 @@
  * a password nor the text of a file ever reaches a log.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../scripts/stack.ts';
 import { corpusFiles } from '../lib/corpus.ts';
 import { download, post } from '../lib/http.ts';
 import { text, words } from '../lib/pdf.ts';
+import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 
 const locked = corpusFiles().find((f) => f.file === 'pdf-encrypted/pypdf-libreoffice-writer-password.pdf')!;
 const password = locked.userPassword!;
@@ -28,17 +27,14 @@ interface Line {
 }
 
 describe('logs of a run with a password', () => {
-  let dir: string;
-  let stack: Stack;
+  let stack: ScratchStack;
   const lines: Line[] = [];
   let downloads: string | undefined;
   /** The stored result's name: whoever has it can download the file while it lives. */
   let resultName = '';
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'quire-logs-'));
-    stack = await startStack({
-      runDir: dir,
+    stack = await startScratchStack('logs', {
       portOffset: 21_500,
       services: ['pdf-editor'],
       authEmulator: false,
@@ -72,8 +68,8 @@ describe('logs of a run with a password', () => {
   });
 
   afterAll(async () => {
-    await stack?.stop();
-    for (const d of [dir, downloads]) if (d) await rm(d, { recursive: true, force: true });
+    await stack?.remove();
+    if (downloads) await rm(downloads, { recursive: true, force: true });
   });
 
   it('writes only JSON lines, one object each', () => {

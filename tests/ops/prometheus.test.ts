@@ -5,16 +5,16 @@
  * leave behind. promtool checks the committed config, the rules and their unit tests.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, services, type ServiceName } from '@quire/catalog';
 import { composeConfig, prometheusConfig, type ScrapeTargets } from '../../infra/prometheus/config.ts';
 import { freePort } from '../../gateway/test/firebase-emulator.ts';
-import { repoRoot, startStack, type Stack } from '../../scripts/stack.ts';
+import { repoRoot } from '../../scripts/stack.ts';
 import { corpusDir, corpusFiles } from '../lib/corpus.ts';
 import { post, runTool } from '../lib/http.ts';
+import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 
 const infra = join(repoRoot, 'infra', 'prometheus');
 const jobs = ['gateway', ...Object.keys(services)];
@@ -93,8 +93,7 @@ interface Sample {
 }
 
 describe('Prometheus scraping a running stack', () => {
-  let stack: Stack;
-  let dir: string;
+  let stack: ScratchStack;
   let prometheus: ChildProcess | undefined;
   let promUrl: string;
   let killTimer: NodeJS.Timeout | undefined;
@@ -119,9 +118,7 @@ describe('Prometheus scraping a running stack', () => {
 
   beforeAll(async () => {
     // A short path: Chromium's socket in the renderer's work folder must fit in 108 bytes.
-    dir = await mkdtemp(join(tmpdir(), 'quire-prom-'));
-    stack = await startStack({
-      runDir: dir,
+    stack = await startScratchStack('prom', {
       portOffset: 21_000,
       authEmulator: false,
       // Each engine replaced after one job, so that one call per engine shows up as a restart.
@@ -130,8 +127,8 @@ describe('Prometheus scraping a running stack', () => {
     const hostOf = (url: string | undefined) => [new URL(url!).host];
     const targets = { gateway: hostOf(stack.gatewayUrl) } as ScrapeTargets;
     for (const name of Object.keys(services) as ServiceName[]) targets[name] = hostOf(stack.serviceUrls[name]);
-    await mkdir(join(dir, 'prometheus'));
-    const config = join(dir, 'prometheus', 'prometheus.yml');
+    await mkdir(join(stack.runDir, 'prometheus'));
+    const config = join(stack.runDir, 'prometheus', 'prometheus.yml');
     await writeFile(
       config,
       prometheusConfig(targets, { scrapeInterval: '1s', ruleFiles: [join(infra, 'alerts.yml')] }),
@@ -142,7 +139,7 @@ describe('Prometheus scraping a running stack', () => {
       'prometheus',
       [
         `--config.file=${config}`,
-        `--storage.tsdb.path=${join(dir, 'prometheus', 'data')}`,
+        `--storage.tsdb.path=${join(stack.runDir, 'prometheus', 'data')}`,
         `--web.listen-address=127.0.0.1:${port}`,
       ],
       { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
@@ -172,8 +169,8 @@ describe('Prometheus scraping a running stack', () => {
   afterAll(async () => {
     clearTimeout(killTimer);
     if (prometheus) await stopGroup(prometheus, 10_000);
-    await stack?.stop();
-    for (const d of [dir, downloads]) if (d) await rm(d, { recursive: true, force: true });
+    await stack?.remove();
+    if (downloads) await rm(downloads, { recursive: true, force: true });
   });
 
   it('scrapes the gateway and every service of the catalog', async () => {

@@ -2,27 +2,23 @@
  * The per-client limit on tool calls, as nginx enforces it in front of every gateway: the calls over
  * the limit get the contract's JSON with a Retry-After and never reach a gateway; other requests pass.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../scripts/stack.ts';
 import { corpusFiles } from '../lib/corpus.ts';
 import { post, type CallResult } from '../lib/http.ts';
+import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 
 const small = corpusFiles().find((f) => f.file === 'pdf/qpdf-11-pages.pdf')!.path;
 const limit = 3;
 
 describe('the rate limit on tool calls', () => {
-  let dir: string;
-  let stack: Stack;
+  let stack: ScratchStack;
   const answers: CallResult[] = [];
   let usage: Response;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'quire-rate-'));
-    stack = await startStack({
-      runDir: dir,
+    stack = await startScratchStack('rate', {
       portOffset: 26_000,
       services: ['pdf-editor'],
       authEmulator: false,
@@ -35,8 +31,7 @@ describe('the rate limit on tool calls', () => {
   });
 
   afterAll(async () => {
-    await stack?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await stack?.remove();
   });
 
   it('answers the calls over the limit with rate_limited and when to come back', () => {

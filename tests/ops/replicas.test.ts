@@ -6,8 +6,7 @@
  * by exactly the successful runs.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -15,10 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, type ErrorCode } from '@quire/catalog';
 import { startPostgres, type Postgres } from '../../gateway/test/postgres.ts';
 import { startRedis, type RedisServer } from '../../gateway/test/redis.ts';
-import { startStack, type Instance, type Stack } from '../../scripts/stack.ts';
+import type { Instance } from '../../scripts/stack.ts';
 import { corpusDir } from '../lib/corpus.ts';
 import { post } from '../lib/http.ts';
 import { pageCount, qpdfCheck } from '../lib/pdf.ts';
+import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 
 const total = 200;
 const concurrency = 8;
@@ -58,15 +58,12 @@ interface Outcome {
 
 let redis: RedisServer | undefined;
 let postgres: Postgres | undefined;
-let stack: Stack | undefined;
-let runDir: string;
+let stack: ScratchStack | undefined;
 
 beforeAll(async () => {
-  runDir = await mkdtemp(join(tmpdir(), 'quire-replicas-'));
   redis = await startRedis();
   postgres = await startPostgres();
-  stack = await startStack({
-    runDir,
+  stack = await startScratchStack('replicas', {
     portOffset: 22_000,
     services: ['pdf-editor'],
     replicas: { gateway: 2, 'pdf-editor': 2 },
@@ -81,10 +78,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
+  await stack?.remove();
   await redis?.close();
   await postgres?.stop();
-  await rm(runDir, { recursive: true, force: true });
 });
 
 async function usage(): Promise<Record<string, number>> {
@@ -166,7 +162,7 @@ describe('two gateways and two pdf-editors, one of each killed halfway', () => {
         const name = o.body.download!;
         const res = await fetch(`${s.url}/uploads/${encodeURIComponent(name)}`);
         expect(res.status, o.requestId).toBe(200);
-        const path = join(runDir, `download-${o.index}.pdf`);
+        const path = join(s.runDir, `download-${o.index}.pdf`);
         await writeFile(path, Buffer.from(await res.arrayBuffer()));
         expect([0, 3], `${o.requestId} ${o.job.tool}`).toContain(qpdfCheck(path));
         expect(pageCount(path), `${o.requestId} ${o.job.tool}`).toBe(o.job.pages());

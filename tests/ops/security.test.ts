@@ -10,8 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createDeflate } from 'node:zlib';
@@ -19,12 +18,12 @@ import type { Browser } from 'playwright-core';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, toolsOf, type ErrorCode, type ServiceName } from '@quire/catalog';
-import { startStack, type Stack } from '../../scripts/stack.ts';
 import { launchBrowser, openPage, visit } from '../lib/browser.ts';
 import { corpusDir } from '../lib/corpus.ts';
 import { post, type CallResult } from '../lib/http.ts';
 import { pageCount, qpdfCheck } from '../lib/pdf.ts';
 import { descendants, proc, rssMb, stillRunning, type Proc } from '../lib/procs.ts';
+import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 import { settledStatus } from '../site/site.ts';
 
 const uploadLimitMb = 3;
@@ -32,13 +31,11 @@ const uploadLimitMb = 3;
 const rssBoundMb = 1536;
 const fourPages = join(corpusDir, 'pdf', 'pypdf-pdflatex-4-pages.pdf');
 
-let runDir: string;
-let stack: Stack;
+let stack: ScratchStack;
 let trap: { server: Server; port: number; hits: string[] };
 let processes: Proc[];
 
 beforeAll(async () => {
-  runDir = await mkdtemp(join(tmpdir(), 'quire-security-'));
   // A listener on every loopback address (IPv4 and IPv6) of one port: no request may ever reach it.
   const hits: string[] = [];
   const server = createServer((req, res) => {
@@ -47,8 +44,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen({ port: 0, host: '::', ipv6Only: false }, r));
   trap = { server, port: (server.address() as AddressInfo).port, hits };
-  stack = await startStack({
-    runDir,
+  stack = await startScratchStack('security', {
     portOffset: 25_500,
     uploadLimitMb,
     authEmulator: false,
@@ -58,9 +54,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
+  await stack?.remove();
   await new Promise((r) => trap?.server.close(r));
-  await rm(runDir, { recursive: true, force: true });
 });
 
 /** The contract's error in the shape and status of its code; the code is returned. */
@@ -230,7 +225,7 @@ function watchMemory(): () => Record<string, number> {
 }
 
 async function file(name: string, bytes: Buffer): Promise<string> {
-  const path = join(runDir, name);
+  const path = join(stack.runDir, name);
   await writeFile(path, bytes);
   return path;
 }
