@@ -100,7 +100,21 @@ describe('a name that changes its answer', () => {
     // Not on the allow list: every answer for this name must be a public address. The first passes
     // that check; every later one points at the trap.
     names.set('public.rebind.test', (n) => (n === 1 ? '93.184.215.14' : '127.0.0.1'));
-    const r = await call(app, 'pdf-from-url', { url: `http://public.rebind.test:${trap.port}/` });
+    // Should the public answer ever be connected to, this stops it here, before any packet is sent.
+    const request = http.request;
+    const offLoopback: string[] = [];
+    const guard = vi.spyOn(http, 'request').mockImplementation(((...args: Parameters<typeof http.request>) => {
+      const options = args.find((a): a is http.RequestOptions => typeof a === 'object' && !(a instanceof URL));
+      options?.lookup?.('', {}, (_err: unknown, address: unknown) => {
+        if (typeof address === 'string' && !address.startsWith('127.')) offLoopback.push(address);
+      });
+      if (offLoopback.length > 0) throw new Error('a connection off the loopback interface');
+      return request(...args);
+    }) as typeof http.request);
+    const r = await call(app, 'pdf-from-url', { url: `http://public.rebind.test:${trap.port}/` }).finally(() =>
+      guard.mockRestore(),
+    );
+    expect(offLoopback).toEqual([]);
     expect(r.status).toBe(403);
     expect(r.error?.code).toBe('url_blocked');
     expect(lookups.get('public.rebind.test')).toBeGreaterThanOrEqual(2);
