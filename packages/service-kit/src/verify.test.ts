@@ -8,6 +8,7 @@ import { exec } from './exec.ts';
 import {
   missingItems,
   pageIsBlank,
+  renderedPageBytes,
   runWorthBytes,
   samplePageNumbers,
   spanOf,
@@ -317,6 +318,11 @@ describe('helpers', () => {
     expect(spanOf(spread, (11 * runWorthBytes) / 18)).toEqual({ first: 1, last: 30 });
     expect(spanOf(spread, (11 * runWorthBytes) / 18 + 1)).toBeUndefined();
     expect(spanOf(samplePageNumbers(117), 15_000)).toBeUndefined();
+    // Rendering also costs each page between, however small: 1,100 pages of 190 bytes are read as one
+    // span of text, but rendered one sampled page at a time; thirty pages of 533 bytes are one span either way.
+    expect(spanOf(samplePageNumbers(1100), 190)).toEqual({ first: 1, last: 1100 });
+    expect(spanOf(samplePageNumbers(1100), 190, renderedPageBytes)).toBeUndefined();
+    expect(spanOf(spread, 533, renderedPageBytes)).toEqual({ first: 1, last: 30 });
   });
 
   it('counts missing words with repeats', () => {

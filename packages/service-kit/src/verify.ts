@@ -90,14 +90,26 @@ async function pagesText(path: string, pages: number[], bytesPerPage: number, jo
 
 /**
  * The range to read in one run when that is cheaper than a run per page: when the pages in between,
- * at the file's bytes per page, cost less to read than the runs it saves. Else undefined.
+ * at the file's bytes per page plus what each page costs whatever its size (`pageBytes`, in bytes of
+ * reading), cost less than the runs it saves. Else undefined.
  */
-export function spanOf(pages: number[], bytesPerPage: number): { first: number; last: number } | undefined {
+export function spanOf(
+  pages: number[],
+  bytesPerPage: number,
+  pageBytes = 0,
+): { first: number; last: number } | undefined {
   const first = Math.min(...pages);
   const last = Math.max(...pages);
   const between = last - first + 1 - pages.length;
-  return pages.length > 1 && between * bytesPerPage <= (pages.length - 1) * runWorthBytes ? { first, last } : undefined;
+  const cost = between * (bytesPerPage + pageBytes);
+  return pages.length > 1 && cost <= (pages.length - 1) * runWorthBytes ? { first, last } : undefined;
 }
+
+/**
+ * A page pdftoppm renders is also a file written, read back and removed: some 0.4 ms here however
+ * small the page, as much as reading this many bytes of one (2,200 tiny pages took 0.9 s, mostly so).
+ */
+export const renderedPageBytes = 1024;
 
 const letters = (word: string) => [...word].sort().join('');
 
@@ -123,7 +135,7 @@ async function blankPages(
   job: Job,
   dir: string,
 ): Promise<Map<number, boolean>> {
-  const span = spanOf(pages, bytesPerPage);
+  const span = spanOf(pages, bytesPerPage, renderedPageBytes);
   if (span) {
     const out = join(dir, `blank-${Math.random().toString(36).slice(2)}`);
     await mkdir(out);
