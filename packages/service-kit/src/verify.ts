@@ -232,12 +232,13 @@ async function fingerprint(path: string): Promise<string> {
 }
 
 /**
- * A split's parts, each already opened and counted, joined in order into one file; undefined when
- * there is only one or qpdf cannot join them without a warning (they are then read one by one).
+ * A split's parts joined in order into one file, whose pages are then read in as few runs as a
+ * document's, not three runs a part; undefined when there is only one part or qpdf cannot join them
+ * without a warning (they are then read one by one). Each part is still opened and counted alone.
  */
-async function joinParts(parts: { file: string }[], out: string, job: Job): Promise<string | undefined> {
+async function joinParts(parts: string[], out: string, job: Job): Promise<string | undefined> {
   if (parts.length < 2) return undefined;
-  const { code } = await run(job, 'qpdf', ['--empty', '--pages', ...parts.map((p) => p.file), '--', out]);
+  const { code } = await run(job, 'qpdf', ['--empty', '--pages', ...parts, '--', out]);
   return code === 0 ? out : undefined;
 }
 
@@ -291,6 +292,7 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   /** For a zip: how many entries, and the sampled ones unpacked, opened and counted. */
   let partCount = 0;
   let parts: { index: number; file: string; pages: number }[] = [];
+  let joining: Promise<string | undefined> | undefined;
   if (result.kind === 'pdf') {
     const pages = await recall(result.path, 'opened', () => openedPages(result.path, job));
     if (pages === undefined) throw new VerificationError('opens', 'qpdf --check failed');
@@ -302,6 +304,9 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
     partCount = names.filter((n) => !n.endsWith('/')).length;
     const picked = samplePageNumbers(partCount);
     const files = await extractZip(result.path, join(dir, 'zip'), (i) => picked.includes(i + 1));
+    // A split's parts are joined for reading while each is opened and counted (see joinParts).
+    joining = promise.pages === 'per-range' ? joinParts(files, join(dir, 'parts.pdf'), job) : undefined;
+    joining?.catch(() => undefined);
     parts = await mapLimit(picked, 2, async (n, k) => {
       const file = files[k]!;
       const kind = await sniffKind(file);
@@ -375,8 +380,7 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
       if (partCount !== ranges.length)
         throw new VerificationError('pages', `${partCount} files for ${ranges.length} ranges`);
       for (const { index, pages } of parts) expectPages(pages, ranges[index]!.length, `part ${index + 1}`);
-      // The parts' pages are read from one file, in as few runs as a document's, not three runs a part.
-      const joined = await joinParts(parts, join(dir, 'parts.pdf'), job);
+      const joined = await joining;
       let at = 0;
       for (const { index, file } of parts) {
         ranges[index]!.forEach((q, i) => {
