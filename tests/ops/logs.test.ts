@@ -51,7 +51,14 @@ describe('logs of a run with a password', () => {
     expect(words(text(path))).toContain(secretWord);
     const failed = await unlock(wrongPassword, failedId);
     expect(failed.body.error?.code).toBe('wrong_password');
-    // Stopped before reading, so that every line has been written.
+    // nginx writes a request's line once it has finished with it, which may be just after the client
+    // has its answer: the lines are waited for, then the stack is stopped so that every line is written.
+    const accessLog = join(stack.logDir, 'nginx-access.log');
+    for (let i = 0; i < 100; i++) {
+      const written = await readFile(accessLog, 'utf8').catch(() => '');
+      if (written.includes(requestId) && written.includes(failedId)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await stack.stop();
     for (const file of await readdir(stack.logDir)) {
       for (const raw of (await readFile(join(stack.logDir, file), 'utf8')).split('\n')) {
