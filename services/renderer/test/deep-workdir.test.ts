@@ -11,12 +11,14 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 const top = mkdtempSync(join(tmpdir(), 'renderer-deep-'));
 // Deeper than the 107 bytes a socket path holds, once Chromium's own folders are added.
 const workDir = join(top, 'a-checkout-folder-whose-name-is-long', '.run', 'corpus-stack', 'work', 'renderer');
+// A temporary folder of this file's own, so that other renderers running meanwhile do not count.
+const temp = join(top, 't');
+const machineTemp = process.env.TMPDIR;
 let renderer: Renderer;
-const browsersBefore = chromiumFolders();
 
 function chromiumFolders(): string[] {
   try {
-    return readdirSync(join(tmpdir(), 'quire-chromium'));
+    return readdirSync(join(temp, 'quire-chromium'));
   } catch {
     return [];
   }
@@ -24,7 +26,9 @@ function chromiumFolders(): string[] {
 
 beforeAll(async () => {
   mkdirSync(workDir, { recursive: true });
+  mkdirSync(temp);
   process.env.WORK_DIR = workDir;
+  process.env.TMPDIR = temp;
   renderer = createRenderer({});
   await renderer.supervisor.warm();
 });
@@ -32,19 +36,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await renderer.close();
   removeScratch();
+  if (machineTemp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = machineTemp;
   expect(leftovers(workDir)).toEqual([]);
-  expect(chromiumFolders()).toEqual(browsersBefore);
+  expect(chromiumFolders()).toEqual([]);
   rmSync(top, { recursive: true, force: true });
 });
 
 it('keeps a shallow work root and moves a deep one to the temporary folder', () => {
   expect(scratchRoot('/srv/quire/.run/work/renderer')).toBe('/srv/quire/.run/work/renderer');
-  expect(scratchRoot(workDir)).toBe(join(tmpdir(), 'quire-chromium'));
+  expect(scratchRoot(workDir)).toBe(join(temp, 'quire-chromium'));
 });
 
 it('renders a page from a deep work root', async () => {
   const r = await call(createApp(renderer), 'html-to-pdf', { file: join(corpusHtml, 'jod-test.html') });
   expect(r.status).toBe(200);
   expect(text(r.pdf!)).toContain('Test document');
-  expect(chromiumFolders().length).toBe(browsersBefore.length + 1);
+  expect(chromiumFolders()).toHaveLength(1);
 });
