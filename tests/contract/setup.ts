@@ -31,6 +31,7 @@ declare module 'vitest' {
 export interface StackSetup {
   /** The folder under .run for the stack's logs, data and work. */
   runName: string;
+  /** See `testPortsBelow` in tests/lib/stack.ts. */
   portOffset: number;
   uploadLimitMb: number;
   resultTtlSeconds: number;

@@ -3,6 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack, type Stack, type StackOptions } from '../../scripts/stack.ts';
 
+/**
+ * Every test stack listens below this port (its offset plus its highest default port): from here up
+ * Linux hands ports out to client connections, and one may hold a listener's port when it starts.
+ * Each file's stack takes an offset of its own (10 000 contract, 11 000 rate limit, 12 000 security,
+ * 13 000 corpus, 20 000 and up for the rest), whose ports do not meet another's.
+ */
+export const testPortsBelow = 32_768;
+
 /** A stack in a run folder of its own; `remove()` stops it and deletes the folder (again: nothing). */
 export interface ScratchStack extends Stack {
   remove(): Promise<void>;
@@ -14,6 +22,9 @@ export interface ScratchStack extends Stack {
  * If the stack does not start, the folder is removed before the error is passed on.
  */
 export async function startScratchStack(name: string, options: Omit<StackOptions, 'runDir'>): Promise<ScratchStack> {
+  // The highest default port: the Auth emulator's 9099 when it runs, else nginx's 8080.
+  const highest = (options.portOffset ?? 0) + (options.authEmulator === false ? 8080 : 9099);
+  if (highest >= testPortsBelow) throw new Error(`${name}: port ${highest} is where clients get their ports`);
   const runDir = await mkdtemp(join(tmpdir(), `quire-${name}-`));
   let stack: Stack;
   try {

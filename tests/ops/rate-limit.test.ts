@@ -19,7 +19,7 @@ describe('the rate limit on tool calls', () => {
 
   beforeAll(async () => {
     stack = await startScratchStack('rate', {
-      portOffset: 26_000,
+      portOffset: 11_000,
       services: ['pdf-editor'],
       authEmulator: false,
       env: { RATE_LIMIT_PER_MINUTE: String(limit) },

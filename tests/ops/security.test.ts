@@ -45,7 +45,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen({ port: 0, host: '::', ipv6Only: false }, r));
   trap = { server, port: (server.address() as AddressInfo).port, hits };
   stack = await startScratchStack('security', {
-    portOffset: 25_500,
+    portOffset: 12_000,
     uploadLimitMb,
     authEmulator: false,
     env: { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
