@@ -292,7 +292,8 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   /** For a zip: how many entries, and the sampled ones unpacked, opened and counted. */
   let partCount = 0;
   let parts: { index: number; file: string; pages: number }[] = [];
-  let joining: Promise<string | undefined> | undefined;
+  /** A split's sampled parts joined into one file for reading (see joinParts). */
+  let joined: string | undefined;
   if (result.kind === 'pdf') {
     const pages = await recall(result.path, 'opened', () => openedPages(result.path, job));
     if (pages === undefined) throw new VerificationError('opens', 'qpdf --check failed');
@@ -305,8 +306,9 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
     const picked = samplePageNumbers(partCount);
     const files = await extractZip(result.path, join(dir, 'zip'), (i) => picked.includes(i + 1));
     // A split's parts are joined for reading while each is opened and counted (see joinParts).
-    joining = promise.pages === 'per-range' ? joinParts(files, join(dir, 'parts.pdf'), job) : undefined;
+    const joining = promise.pages === 'per-range' ? joinParts(files, join(dir, 'parts.pdf'), job) : undefined;
     joining?.catch(() => undefined);
+    // A part that fails ends the check only once the join has ended too: nothing runs on after it.
     parts = await mapLimit(picked, 2, async (n, k) => {
       const file = files[k]!;
       const kind = await sniffKind(file);
@@ -314,7 +316,11 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
         kind === 'pdf' ? await recall(file, 'opened', () => openedPages(file, job)) : kind ? NaN : undefined;
       if (pages === undefined) throw new VerificationError('opens', `zip entry ${n} does not open`);
       return { index: n - 1, file, pages };
+    }).catch(async (err: unknown) => {
+      await joining?.catch(() => undefined);
+      throw err;
     });
+    joined = await joining;
   } else if (result.kind === 'docx' || result.kind === 'xlsx' || result.kind === 'pptx') {
     const main = { docx: 'word/document.xml', xlsx: 'xl/workbook.xml', pptx: 'ppt/presentation.xml' }[result.kind];
     const names = await listZip(result.path).catch(() => [] as string[]);
@@ -380,7 +386,6 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
       if (partCount !== ranges.length)
         throw new VerificationError('pages', `${partCount} files for ${ranges.length} ranges`);
       for (const { index, pages } of parts) expectPages(pages, ranges[index]!.length, `part ${index + 1}`);
-      const joined = await joining;
       let at = 0;
       for (const { index, file } of parts) {
         ranges[index]!.forEach((q, i) => {
