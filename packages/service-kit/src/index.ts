@@ -11,6 +11,7 @@ export * from './service.ts';
 export * from './sniff.ts';
 export * from './upload.ts';
 export * from './url.ts';
+export * from './page-reads.ts';
 export * from './verify.ts';
 export * from './workdir.ts';
 export * from './zip.ts';

@@ -12,7 +12,7 @@ import { openPdf } from './pdf.ts';
 import { JobQueue } from './queue.ts';
 import { checkToolRequest, uploadMiddleware, type ToolInput } from './upload.ts';
 import { propertiesHeader } from './properties.ts';
-import { verifyCounted } from './verify.ts';
+import { readInputsAhead, verifyCounted } from './verify.ts';
 import { workdirMiddleware } from './workdir.ts';
 
 export interface ToolContext {
@@ -200,14 +200,21 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
       return { ...input, path, encrypted: path !== input.path };
     }),
   );
-  const result = await run({ ...ctx, inputs });
-  const kind = result.kind ?? outputKind(tool, ctx.options);
-  const checks = await verifyCounted(
-    { tool, inputs, options: ctx.options, result: { path: result.path, kind }, job: ctx },
-    tool.id,
-    { metrics, log: ctx.log },
-  );
-  return { ...result, kind, properties: { ...result.properties, checks } };
+  // What the check will read of the inputs is read while the tool works; nothing runs on after the job.
+  const reading = readInputsAhead({ tool, inputs, options: ctx.options, job: ctx });
+  reading.catch(() => undefined);
+  try {
+    const result = await run({ ...ctx, inputs });
+    const kind = result.kind ?? outputKind(tool, ctx.options);
+    const checks = await verifyCounted(
+      { tool, inputs, options: ctx.options, result: { path: result.path, kind }, job: ctx },
+      tool.id,
+      { metrics, log: ctx.log },
+    );
+    return { ...result, kind, properties: { ...result.properties, checks } };
+  } finally {
+    await reading.catch(() => undefined);
+  }
 }
 
 /** The first input's name with the output's extension, or a plain name for URL tools. */

@@ -5,17 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { findTool } from '@quire/catalog';
 import { exec } from './exec.ts';
-import {
-  missingItems,
-  pageIsBlank,
-  renderedPageBytes,
-  runWorthBytes,
-  samplePageNumbers,
-  spanOf,
-  VerifyCache,
-  verifyResult,
-  VerificationError,
-} from './verify.ts';
+import { pageIsBlank, renderedPageBytes, runWorthBytes, spanOf, VerifyCache } from './page-reads.ts';
+import { missingItems, readInputsAhead, samplePageNumbers, verifyResult, VerificationError } from './verify.ts';
 
 // The real exec, counted: what verification runs is what these tests look at, not how long it takes.
 vi.mock('./exec.ts', async (importOriginal) => {
@@ -278,6 +269,30 @@ describe('what verification reads again', () => {
     copyFileSync(blank, out);
     const err = (await check('rotate-pdf', [four], out, {}, j).catch((e: unknown) => e)) as VerificationError;
     expect(err.check).toBe('text');
+  });
+
+  it('reads the inputs while the tool works: the check then reads only the result', async () => {
+    const j = job();
+    const tool = findTool('rotate-pdf')!;
+    const read = await runsOf(() =>
+      readInputsAhead({ tool, inputs: [{ path: four, kind: 'pdf' }], options: {}, job: j }),
+    );
+    expect(read).toEqual([`qpdf ${four}`, `pdftotext ${four}`]); // its count, and its pages' text in one run
+    const out = join(j.workdir, 'out.pdf');
+    execFileSync('qpdf', ['--object-streams=generate', four, out]); // the same pages, other bytes
+    const checked = await runsOf(() => check('rotate-pdf', [four], out, {}, j));
+    expect(checked.sort()).toEqual([`pdftoppm ${out}`, `pdftotext ${out}`, `qpdf ${out}`]);
+  });
+
+  it('ends only once every read it started has ended, when the result fails too', async () => {
+    const j = job();
+    const { notPdf } = broken(j.workdir);
+    runs.mockClear();
+    const err = (await check('rotate-pdf', [four], notPdf, {}, j).catch((e: unknown) => e)) as VerificationError;
+    expect(err.check).toBe('opens');
+    // The sampled pages were being read while qpdf opened the result; none of those runs is left.
+    expect(runs.mock.calls.some(([cmd, args]) => cmd === 'pdftotext' && args.includes(notPdf))).toBe(true);
+    expect(runs.mock.settledResults.map((r) => r.type)).not.toContain('incomplete');
   });
 
   it('keeps answers, not failures', async () => {
