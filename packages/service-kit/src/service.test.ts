@@ -41,6 +41,13 @@ describe('the kit over HTTP', () => {
     const done = await first;
     expect(done.status).toBe(200);
     expect(JSON.parse(done.headers['x-quire-properties']!).checks).toEqual(['opens', 'pages', 'text', 'pixels']);
+    // The tool's two seconds and its check's time apart, as Server-Timing says them.
+    const timing = Object.fromEntries(
+      done.headers['server-timing']!.split(', ').map((m) => [m.split(';')[0], Number(m.split('dur=')[1])]),
+    );
+    expect(timing.tool).toBeGreaterThanOrEqual(2000);
+    expect(timing.verify).toBeGreaterThan(0);
+    expect(timing.verify).toBeLessThan(timing.tool);
   });
 
   it('stops a job that runs past its time with timeout', async () => {

@@ -155,7 +155,7 @@ async function sendResult(
   tool: Tool,
   options: Record<string, unknown>,
   inputName: string | undefined,
-  result: ToolResult,
+  result: VerifiedResult,
 ): Promise<void> {
   const kind = result.kind ?? outputKind(tool, options);
   const { size } = await stat(result.path);
@@ -166,6 +166,9 @@ async function sendResult(
   res.setHeader('X-Quire-Output-Kind', kind);
   res.setHeader('X-Quire-Output-Name', encodeURIComponent(name));
   res.setHeader('X-Quire-Properties', propertiesHeader({ bytes: size, ...result.properties }));
+  // The tool's own time and its check's, apart from upload and download (benchmarks read them).
+  const { tool: toolMs, verify } = result.timing;
+  res.setHeader('Server-Timing', `tool;dur=${toolMs.toFixed(1)}, verify;dur=${verify.toFixed(1)}`);
   await new Promise<void>((resolve, reject) => {
     const stream = createReadStream(result.path);
     stream.on('error', reject);
@@ -192,7 +195,12 @@ function settled(promise: Promise<unknown>, ms: number): Promise<void> {
  * Runs a tool on its inputs (PDFs decrypted first, once, for every tool) and checks the result against
  * the catalog's promises before anything is offered. What was checked goes into the result's properties.
  */
-async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: Metrics): Promise<ToolResult> {
+/** A verified result, with how long the tool and then its check took (milliseconds, for Server-Timing). */
+interface VerifiedResult extends ToolResult {
+  timing: { tool: number; verify: number };
+}
+
+async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: Metrics): Promise<VerifiedResult> {
   const inputs = await Promise.all(
     ctx.inputs.map(async (input, i) => {
       if (input.kind !== 'pdf') return input;
@@ -204,14 +212,17 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
   const reading = readInputsAhead({ tool, inputs, options: ctx.options, job: ctx });
   reading.catch(() => undefined);
   try {
+    const began = performance.now();
     const result = await run({ ...ctx, inputs });
+    const ran = performance.now();
     const kind = result.kind ?? outputKind(tool, ctx.options);
     const checks = await verifyCounted(
       { tool, inputs, options: ctx.options, result: { path: result.path, kind }, job: ctx },
       tool.id,
       { metrics, log: ctx.log },
     );
-    return { ...result, kind, properties: { ...result.properties, checks } };
+    const timing = { tool: ran - began, verify: performance.now() - ran };
+    return { ...result, kind, properties: { ...result.properties, checks }, timing };
   } finally {
     await reading.catch(() => undefined);
   }
