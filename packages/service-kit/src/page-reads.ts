@@ -219,6 +219,11 @@ export class PageReads {
     return this.recall(path, 'opened', () => openedPages(path, this.job));
   }
 
+  /** Whether a PDF passes qpdf's full check without a warning: nothing in it had to be repaired. */
+  sound(path: string): Promise<boolean> {
+    return this.recall(path, 'sound', async () => (await run(this.job, 'qpdf', ['--check', path])).code === 0);
+  }
+
   /** PDFs' page counts, each NaN when qpdf cannot count it. */
   count(paths: string[]): Promise<number[]> {
     return Promise.all(paths.map((p) => this.recall(p, 'pages', () => pdfPages(p, this.job))));

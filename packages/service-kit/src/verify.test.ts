@@ -6,7 +6,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { findTool } from '@quire/catalog';
 import { exec } from './exec.ts';
 import { pageIsBlank, renderedPageBytes, runWorthBytes, spanOf, VerifyCache } from './page-reads.ts';
-import { missingItems, readInputsAhead, samplePageNumbers, verifyResult, VerificationError } from './verify.ts';
+import { ToolError } from './errors.ts';
+import { createLogger } from './log.ts';
+import { createMetrics } from './metrics.ts';
+import {
+  missingItems,
+  readInputsAhead,
+  samplePageNumbers,
+  verifyCounted,
+  verifyResult,
+  VerificationError,
+} from './verify.ts';
 
 // The real exec, counted: what verification runs is what these tests look at, not how long it takes.
 vi.mock('./exec.ts', async (importOriginal) => {
@@ -174,6 +184,42 @@ describe('verifyResult', () => {
     const err = (await check('pdf-compress', [four], bad.noText, {}, j).catch((e: unknown) => e)) as VerificationError;
     expect(err.code).toBe('internal');
     expect(err.toBody().error.message).not.toMatch(/text|page/);
+  });
+
+  it('blames a damaged input, not us, for a result that fails: damaged_input, counted and logged', async () => {
+    const j = job();
+    const { blank } = broken(j.workdir);
+    const repaired = join(corpus, 'pdf-broken/qpdf-damaged-stream.pdf'); // qpdf warns, repairs and reads it
+    const kit = { metrics: createMetrics('verify-test'), log: createLogger('verify-test') };
+    const warned = vi.spyOn(kit.log, 'warn');
+    const counted = (tool: string, input: string) =>
+      verifyCounted(
+        {
+          tool: findTool(tool)!,
+          inputs: [{ path: input, kind: 'pdf' }],
+          options: {},
+          result: { path: blank, kind: 'pdf' },
+          job: j,
+        },
+        tool,
+        kit,
+      ).then(
+        () => undefined,
+        (e: unknown) => e as ToolError,
+      );
+    expect((await counted('pdf-metadata-cleaner', repaired))?.code).toBe('damaged_input');
+    expect(warned).toHaveBeenLastCalledWith(
+      'result failed verification',
+      expect.objectContaining({ inputDamaged: true }),
+    );
+    expect((await counted('rotate-pdf', four))?.code).toBe('internal');
+    expect(warned).toHaveBeenLastCalledWith(
+      'result failed verification',
+      expect.objectContaining({ inputDamaged: false }),
+    );
+    const metric = await kit.metrics.registry.getSingleMetricAsString('quire_verification_failures_total');
+    expect(metric).toMatch(/tool="pdf-metadata-cleaner".* 1$/m);
+    expect(metric).toMatch(/tool="rotate-pdf".* 1$/m);
   });
 
   it("reads a split's parts as one file, and still tells a part that holds the wrong page", async () => {

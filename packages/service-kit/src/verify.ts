@@ -397,7 +397,9 @@ async function readSample(sample: PagePair[], checks: ResultChecks, reads: PageR
 
 /**
  * verifyResult as every route that offers results calls it: a failure is counted under `label` in
- * quire_verification_failures_total and logged with the check that failed (never the contents).
+ * quire_verification_failures_total and logged with the check that failed (never the contents). When
+ * an input PDF was damaged itself (qpdf had to repair it, or could not), the failure is the input's:
+ * damaged_input, not internal.
  */
 export async function verifyCounted(
   req: VerifyRequest,
@@ -407,11 +409,18 @@ export async function verifyCounted(
   try {
     return await verifyResult(req);
   } catch (err) {
-    if (err instanceof VerificationError) {
-      kit.metrics.verificationFailures.inc({ tool: label, check: err.check });
-      kit.log.warn('result failed verification', { tool: label, check: err.check, cause: String(err.cause) });
-    }
-    throw err;
+    if (!(err instanceof VerificationError)) throw err;
+    kit.metrics.verificationFailures.inc({ tool: label, check: err.check });
+    const reads = new PageReads(req.job, req.cache ?? jobCache(req.job), join(req.job.workdir, 'verify'));
+    const sound = await Promise.all(pdfInputs(req).map((p) => reads.sound(p))).catch((): boolean[] => []);
+    const damaged = sound.includes(false);
+    kit.log.warn('result failed verification', {
+      tool: label,
+      check: err.check,
+      cause: String(err.cause),
+      inputDamaged: damaged,
+    });
+    throw damaged ? new ToolError('damaged_input', undefined, { cause: err.cause }) : err;
   }
 }
 
