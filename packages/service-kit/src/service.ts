@@ -191,15 +191,15 @@ function settled(promise: Promise<unknown>, ms: number): Promise<void> {
   });
 }
 
-/**
- * Runs a tool on its inputs (PDFs decrypted first, once, for every tool) and checks the result against
- * the catalog's promises before anything is offered. What was checked goes into the result's properties.
- */
 /** A verified result, with how long the tool and then its check took (milliseconds, for Server-Timing). */
 interface VerifiedResult extends ToolResult {
   timing: { tool: number; verify: number };
 }
 
+/**
+ * Runs a tool on its inputs (PDFs decrypted first, once, for every tool) and checks the result against
+ * the catalog's promises before anything is offered. What was checked goes into the result's properties.
+ */
 async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: Metrics): Promise<VerifiedResult> {
   const inputs = await Promise.all(
     ctx.inputs.map(async (input, i) => {
