@@ -164,7 +164,7 @@ export class VerifyCache {
 /** Each job's cache, kept while its signal lives: every call given the job's context shares it. */
 const jobCaches = new WeakMap<AbortSignal, VerifyCache>();
 
-export function jobCache(job: Job): VerifyCache {
+function jobCache(job: Job): VerifyCache {
   let cache = jobCaches.get(job.signal);
   if (!cache) jobCaches.set(job.signal, (cache = new VerifyCache()));
   return cache;
@@ -197,12 +197,16 @@ export class PageReads {
   /** Each file's pages, to judge what reading a span of them costs. */
   readonly pageCounts = new Map<string, number>();
 
+  /** Where renders and copies are written: the job's `verify` folder. */
+  readonly dir: string;
+
+  /** `cache`: what earlier checks read; by default the job's own, shared by calls with its signal. */
   constructor(
     private readonly job: Job,
-    private readonly cache: VerifyCache,
-    /** Where renders are written. */
-    private readonly dir: string,
-  ) {}
+    private readonly cache: VerifyCache = jobCache(job),
+  ) {
+    this.dir = join(job.workdir, 'verify');
+  }
 
   private idOf(path: string): Promise<string> {
     if (!this.hashes.has(path)) this.hashes.set(path, fingerprint(path));

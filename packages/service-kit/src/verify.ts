@@ -12,7 +12,7 @@ import { ToolError } from './errors.ts';
 import { mapLimit } from './limit.ts';
 import type { Logger } from './log.ts';
 import type { Metrics } from './metrics.ts';
-import { jobCache, PageReads, run, type PageRef, type VerifyCache } from './page-reads.ts';
+import { PageReads, run, type PageRef, type VerifyCache } from './page-reads.ts';
 import type { Job } from './pdf.ts';
 import { sniffKind } from './sniff.ts';
 import { extractZip, listZip } from './zip.ts';
@@ -157,7 +157,7 @@ export async function readInputsAhead(req: Omit<VerifyRequest, 'result'>): Promi
   const checks = req.tool.checks;
   const inputPdfs = pdfInputs(req);
   if (checks.pages === 'none' || inputPdfs.length === 0) return;
-  const reads = new PageReads(req.job, req.cache ?? jobCache(req.job), join(req.job.workdir, 'verify'));
+  const reads = new PageReads(req.job, req.cache);
   const inputPages = await reads.count(inputPdfs);
   if (!checks.text || inputPages.some((n) => Number.isNaN(n))) return;
   inputPdfs.forEach((f, i) => reads.pageCounts.set(f, inputPages[i]!));
@@ -175,9 +175,8 @@ export async function readInputsAhead(req: Omit<VerifyRequest, 'result'>): Promi
  * of the checks passed; throws a VerificationError naming the first that failed.
  */
 export async function verifyResult(req: VerifyRequest): Promise<string[]> {
-  const dir = join(req.job.workdir, 'verify');
-  await mkdir(dir, { recursive: true });
-  const reads = new PageReads(req.job, req.cache ?? jobCache(req.job), dir);
+  const reads = new PageReads(req.job, req.cache);
+  await mkdir(reads.dir, { recursive: true });
   // Reads are started before the checks that need them; the check ends only once all of them have.
   const started: Promise<unknown>[] = [];
   const ahead = <T>(work: Promise<T>): Promise<T> => {
@@ -200,7 +199,7 @@ async function checkResult(
   const { result, job } = req;
   const checks = req.tool.checks;
   const passed: string[] = [];
-  const dir = join(job.workdir, 'verify');
+  const { dir } = reads;
   const inputPdfs = pdfInputs(req);
   const counting = checks.pages === 'none' ? Promise.resolve([]) : ahead(reads.count(inputPdfs));
 
@@ -411,7 +410,7 @@ export async function verifyCounted(
   } catch (err) {
     if (!(err instanceof VerificationError)) throw err;
     kit.metrics.verificationFailures.inc({ tool: label, check: err.check });
-    const reads = new PageReads(req.job, req.cache ?? jobCache(req.job), join(req.job.workdir, 'verify'));
+    const reads = new PageReads(req.job, req.cache);
     const sound = await Promise.all(pdfInputs(req).map((p) => reads.sound(p))).catch((): boolean[] => []);
     const damaged = sound.includes(false);
     kit.log.warn('result failed verification', {
