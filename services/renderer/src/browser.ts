@@ -63,6 +63,10 @@ async function openFresh(browser: Browser): Promise<Opened> {
   const context = await browser.newContext(baseContextOptions);
   try {
     let policy: RouteHandler | undefined;
+    // A page that prints itself (printable invoices and tickets call `window.print()` on load) would
+    // hold Chromium's one print job, and ours would fail with "Page is already being printed". Its
+    // print is made a no-op in every frame before any of the page's scripts run.
+    await context.addInitScript(neutralisePrint);
     await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'not allowed' }));
     await context.route('**/*', async (route) => {
       if (policy) return policy(route);
@@ -81,6 +85,16 @@ async function openFresh(browser: Browser): Promise<Opened> {
     throw err;
   }
 }
+
+/** Runs in every frame before the page's own scripts: `print()` does nothing and cannot be restored. */
+export const neutralisePrint = `(() => {
+  const noop = function print() {};
+  try {
+    Object.defineProperty(window, 'print', { value: noop, writable: false, configurable: false });
+  } catch {
+    window.print = noop;
+  }
+})();`;
 
 /** One launched browser and what runs on it. */
 interface Generation {

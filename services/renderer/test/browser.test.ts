@@ -122,6 +122,7 @@ describe('the warm browser', () => {
       file: page(
         'dialogs.html',
         `<p>before dialogs</p><script>alert('a'); confirm('b'); prompt('c'); window.print();
+         delete window.print; Window.prototype.print?.call(window); window.print();
          document.body.insertAdjacentHTML('beforeend', '<p>after dialogs</p>');</script>`,
       ),
     });
