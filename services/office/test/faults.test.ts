@@ -168,6 +168,35 @@ describe('restart after N jobs', () => {
   });
 });
 
+describe('a listener that fails to start', () => {
+  /** An soffice that exits at once for its first `failures` starts, then is the real one. */
+  function flakySoffice(name: string, failures: number): string {
+    const count = join(scratch, `${name}.count`);
+    const script = join(scratch, `${name}.sh`);
+    writeFileSync(
+      script,
+      `#!/bin/sh\nn=$(cat '${count}' 2>/dev/null || echo 0)\necho $((n + 1)) > '${count}'\n` +
+        `[ "$n" -lt ${failures} ] && exit 1\nexec soffice "$@"\n`,
+      { mode: 0o755 },
+    );
+    return script;
+  }
+
+  it('is waited for by a request, which converts once a later start succeeds', async () => {
+    const app = start({ instances: 1, startTimeoutMs: 3000, soffice: flakySoffice('once', 1) });
+    const res = await tool(app, 'word-to-pdf', office('jod-test.docx'));
+    expect(res.status).toBe(200);
+    expect(words(textOf(res.body as Buffer))).toEqual(['test', 'document']);
+  });
+
+  it('answers 503 not_available only when no listener can come back', async () => {
+    const app = start({ instances: 1, startTimeoutMs: 3000, soffice: flakySoffice('never', 1_000_000) });
+    const res = await tool(app, 'word-to-pdf', office('jod-test.docx'));
+    expect(res.status).toBe(503);
+    expect(jsonOf(res.body as Buffer).error.code).toBe('not_available');
+  });
+});
+
 describe('one listener in trouble', () => {
   let app: OfficeApp;
   beforeAll(async () => {
@@ -182,7 +211,7 @@ describe('one listener in trouble', () => {
   it('tries a job again on a fresh listener when soffice is killed mid-job, and the next one succeeds', async () => {
     const before = app.engine.restarts.crash;
     const pending = tool(app, 'word-to-pdf', heavy);
-    await until(() => app.engine.listenerPids().some((l) => l.busy), 10_000);
+    await until(() => app.engine.listenerPids().some((l) => l.busy), 60_000);
     await new Promise((r) => setTimeout(r, 300));
     const [listener] = app.engine.listenerPids();
     pids.add(listener!.pid);
@@ -228,7 +257,7 @@ describe('one listener in trouble', () => {
     expect(jsonOf(res.body as Buffer).error.code).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(app.engine.restarts.timeout).toBe(before + 1);
-    await until(() => !running(old), 10_000);
+    await until(() => !running(old), 60_000);
     // Gotenberg's route says the same in Gotenberg's words.
     const g = await request(app).post('/forms/libreoffice/convert').attach('files', heavy);
     expect(g.status).toBe(503);
@@ -250,11 +279,11 @@ describe('one listener in trouble', () => {
       const client = new AbortController();
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/forms/libreoffice/convert`;
       const call = fetch(url, { method: 'POST', body: form, signal: client.signal }).catch((e: unknown) => e);
-      await until(() => app.engine.listenerPids().some((l) => l.busy), 10_000);
+      await until(() => app.engine.listenerPids().some((l) => l.busy), 60_000);
       client.abort();
       await call;
       // Its listener is killed (and restarted) rather than left converting for nobody.
-      await until(() => app.engine.restarts.timeout === before + 1, 10_000);
+      await until(() => app.engine.restarts.timeout === before + 1, 60_000);
       const next = await tool(app, 'word-to-pdf', office('jod-test.odt'));
       expect(next.status).toBe(200);
       expect(words(textOf(next.body as Buffer))).toEqual(['test', 'document']);
@@ -266,7 +295,7 @@ describe('one listener in trouble', () => {
   it('answers busy with Retry-After when the queue is full', async () => {
     // One running, one waiting, the third is turned away at once.
     const first = tool(app, 'word-to-pdf', heavy);
-    await until(() => app.engine.listenerPids().some((l) => l.busy), 10_000);
+    await until(() => app.engine.listenerPids().some((l) => l.busy), 60_000);
     const second = tool(app, 'word-to-pdf', office('jod-test.docx'));
     await new Promise((r) => setTimeout(r, 200));
     const third = await tool(app, 'word-to-pdf', office('jod-test.odt'));

@@ -99,6 +99,9 @@ interface Reply {
   ms?: number;
 }
 
+/** Consecutive failed starts after which a listener no longer counts as coming back. */
+const maxStartFailures = 3;
+
 const helperScript = fileURLToPath(new URL('./uno_helper.py', import.meta.url));
 
 /**
@@ -273,9 +276,11 @@ export class OfficeEngine {
       idle.jobs++;
       return Promise.resolve(idle);
     }
-    if (this.instances.every((i) => i.state === 'down' || i.state === 'stopped')) {
+    if (this.noneCanComeBack()) {
       return Promise.reject(new EngineError('unavailable', 'no LibreOffice listener is running'));
     }
+    // A listener that is starting or restarting is waited for, within the job's own deadline (its
+    // signal): a visitor would rather wait a few seconds than be told the service is unavailable.
     return new Promise<Instance>((resolve, reject) => {
       const waiter = {
         take: (inst: Instance) => {
@@ -296,6 +301,14 @@ export class OfficeEngine {
       signal?.addEventListener('abort', leave, { once: true });
       this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * True when no listener is up or on its way back: each is stopped, or failed to start
+   * `maxStartFailures` times in a row (it still retries in the background, backing off).
+   */
+  private noneCanComeBack(): boolean {
+    return this.instances.every((i) => i.state === 'stopped' || (i.state === 'down' && i.failures >= maxStartFailures));
   }
 
   /** A listener that finished a job: restart it if it has done enough, else give it the next job. */
@@ -433,12 +446,13 @@ export class OfficeEngine {
       failures: inst.failures,
     });
     await this.stopListener(inst);
-    if (this.instances.every((i) => i.state === 'down' || i.state === 'stopped')) {
+    if (this.noneCanComeBack()) {
       for (const w of this.waiters.splice(0))
         w.fail(new EngineError('unavailable', 'no LibreOffice listener is running'));
     }
-    // Try again, backing off, so a passing problem (memory, disk) heals itself.
-    const delay = Math.min(30_000, 1000 * 2 ** Math.min(inst.failures, 5));
+    // Try again, at once the first time (a start that lost a race with a loaded machine), then backing
+    // off, so a passing problem (memory, disk) heals itself.
+    const delay = inst.failures === 1 ? 100 : Math.min(30_000, 1000 * 2 ** Math.min(inst.failures, 5));
     setTimeout(() => {
       if (!this.closed && inst.state === 'down' && generation === inst.generation) {
         inst.state = 'restarting';
