@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import { ToolError } from './errors.ts';
+import type { Job } from './pdf.ts';
 
 /**
  * Runs at most `concurrency` jobs at once and lets at most `maxWaiting` wait; past that it answers
@@ -53,4 +55,64 @@ export class JobQueue {
       this.waiting.push(go);
     });
   }
+}
+
+/** What a job may use: a queue to wait in (none: it starts at once) and the time it has once started. */
+export interface JobLimits {
+  queue?: JobQueue;
+  timeoutMs: number;
+}
+
+/** How long a stopped job may take to wind down before its request is answered. */
+const stopGraceMs = 5000;
+
+/**
+ * The one job pipeline of every route that works on an upload (the kit's tools, the office service's
+ * Gotenberg route, the gateway's calls): a place in the queue, then a deadline. The job's signal aborts
+ * when the time is up or when the client goes away, and the job then has a moment to stop before the
+ * caller answers, so that nothing writes into its work folder once that is removed.
+ */
+export async function runJob<T>(
+  res: ServerResponse,
+  workdir: string,
+  limits: JobLimits,
+  work: (job: Job) => Promise<T>,
+): Promise<T> {
+  const abort = new AbortController();
+  // The response's close, not the request's: the request has closed once its body was read.
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
+  });
+  const job = async () => {
+    if (abort.signal.aborted) throw abort.signal.reason;
+    const deadline = Date.now() + limits.timeoutMs;
+    const timer = setTimeout(() => abort.abort(new ToolError('timeout')), limits.timeoutMs);
+    try {
+      const working = work({ workdir, signal: abort.signal, deadline });
+      return await Promise.race([
+        working,
+        new Promise<never>((_, reject) =>
+          abort.signal.addEventListener(
+            'abort',
+            () => void settled(working, stopGraceMs).then(() => reject(abort.signal.reason)),
+            { once: true },
+          ),
+        ),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return limits.queue ? limits.queue.run(job, abort.signal) : job();
+}
+
+/** Resolves when a promise settles either way, or after `ms`, whichever comes first. */
+function settled(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    promise.then(
+      () => (clearTimeout(timer), resolve()),
+      () => (clearTimeout(timer), resolve()),
+    );
+  });
 }

@@ -8,8 +8,8 @@ import { envInt } from './config.ts';
 import { ToolError, toToolError } from './errors.ts';
 import { createLogger, requestIdMiddleware, type Logger } from './log.ts';
 import { createMetrics, trackRequest, watchQueue, type Metrics } from './metrics.ts';
-import { openPdf } from './pdf.ts';
-import { JobQueue } from './queue.ts';
+import { openPdf, type Job } from './pdf.ts';
+import { JobQueue, runJob } from './queue.ts';
 import { checkToolRequest, uploadMiddleware, type ToolInput } from './upload.ts';
 import { propertiesHeader } from './properties.ts';
 import { readInputsAhead, verifyCounted } from './verify.ts';
@@ -110,32 +110,8 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
       const finish = trackRequest(kit, tool.id, res.locals.requestId as string);
       try {
         const request = await checkToolRequest(tool, req);
-        const abort = new AbortController();
-        // The response's close, not the request's: the request has closed once its body was read.
-        res.on('close', () => {
-          if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
-        });
-        const result = await queue.run(async () => {
-          const deadline = Date.now() + timeoutMs;
-          const timer = setTimeout(() => abort.abort(new ToolError('timeout')), timeoutMs);
-          const job = { workdir: res.locals.workdir as string, signal: abort.signal, deadline };
-          try {
-            const work = runVerified(tool, opts.tools[tool.id]!, { ...request, ...job, log }, metrics);
-            return await Promise.race([
-              work,
-              new Promise<never>((_, reject) =>
-                abort.signal.addEventListener(
-                  'abort',
-                  // Give the tool a moment to stop before its work directory goes, so nothing writes into a removed one.
-                  () => void settled(work, stopGraceMs).then(() => reject(abort.signal.reason)),
-                  { once: true },
-                ),
-              ),
-            ]);
-          } finally {
-            clearTimeout(timer);
-          }
-        }, abort.signal);
+        const work = (job: Job) => runVerified(tool, opts.tools[tool.id]!, { ...request, ...job, log }, metrics);
+        const result = await runJob(res, res.locals.workdir as string, kit, work);
         await sendResult(res, tool, request.options, request.inputs[0]?.name, result);
         finish('ok');
       } catch (err) {
@@ -174,20 +150,6 @@ async function sendResult(
     stream.on('error', reject);
     res.on('close', resolve);
     stream.pipe(res);
-  });
-}
-
-/** How long a stopped job may take to wind down before its request is answered. */
-const stopGraceMs = 5000;
-
-/** Resolves when a promise settles either way, or after `ms`, whichever comes first. */
-function settled(promise: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    promise.then(
-      () => (clearTimeout(timer), resolve()),
-      () => (clearTimeout(timer), resolve()),
-    );
   });
 }
 
