@@ -25,6 +25,10 @@ import {
 } from './measures.ts';
 
 export const corpus = new URL('../../../shared/corpus/', import.meta.url).pathname;
+// Without the corpus every measure would run on nothing (and soffice, given no file, never returns).
+if (!existsSync(join(corpus, 'MANIFEST.tsv'))) {
+  throw new Error(`The shared corpus is missing: expected ${corpus} beside the project`);
+}
 
 let app: Express | undefined;
 async function service(): Promise<Express> {
@@ -192,11 +196,16 @@ const wordSources = [
   'office/jod-test.rtf',
 ];
 
+/**
+ * A cold soffice run. coreutils' `timeout` signals its whole process group, so soffice.bin dies with
+ * its launcher when a conversion hangs.
+ */
 function soffice(profile: string, args: string[]): void {
-  const r = spawnSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', ...args], {
-    timeout: 600_000,
-    stdio: 'ignore',
-  });
+  const r = spawnSync(
+    'timeout',
+    ['--kill-after=10', '600', 'soffice', `-env:UserInstallation=file://${profile}`, '--headless', ...args],
+    { stdio: 'ignore' },
+  );
   if (r.status !== 0) throw new Error(`soffice ${args.join(' ')} exited ${r.status}`);
 }
 
@@ -239,6 +248,7 @@ export async function measureWord(opts: { baseline: boolean } = { baseline: true
       copyFileSync(from, join(src, name));
       names.push(name);
     }
+    if (names.length === 0) throw new Error('None of the Word round trip sources is in the corpus');
     soffice(profile, ['--convert-to', 'pdf', '--outdir', pdf, ...names.map((n) => join(src, n))]);
     soffice(profile, ['--convert-to', 'docx:MS Word 2007 XML', '--outdir', srcDocx, ...names.map((n) => join(src, n))]);
     const pdfs = names.map((n) => join(pdf, n.replace(/\.\w+$/, '.pdf'))).filter(existsSync);
