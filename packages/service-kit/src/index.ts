@@ -8,6 +8,7 @@ export * from './pdf.ts';
 export * from './properties.ts';
 export * from './queue.ts';
 export * from './service.ts';
+export * from './tool-folders.ts';
 export * from './sniff.ts';
 export * from './upload.ts';
 export * from './url.ts';

@@ -15,10 +15,11 @@ import { propertiesHeader } from './properties.ts';
 import { readInputsAhead, verifyCounted } from './verify.ts';
 import { workdirMiddleware } from './workdir.ts';
 
-export interface ToolContext {
+/** One job of a tool; `Options` are the tool's options as its catalog schema parsed them. */
+export interface ToolContext<Options = Record<string, unknown>> {
   inputs: ToolInput[];
   url?: string;
-  options: Record<string, unknown>;
+  options: Options;
   password?: string;
   /** Private to this request, removed when it ends: write outputs here. */
   workdir: string;
@@ -39,7 +40,7 @@ export interface ToolResult {
   properties?: Record<string, unknown>;
 }
 
-export type ToolRun = (ctx: ToolContext) => Promise<ToolResult>;
+export type ToolRun<Options = Record<string, unknown>> = (ctx: ToolContext<Options>) => Promise<ToolResult>;
 
 export interface ServiceOptions {
   name: ServiceName;
