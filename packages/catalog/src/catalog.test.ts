@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
   blogCategories,
@@ -7,24 +7,25 @@ import {
   constants,
   errorCodes,
   expandPageRanges,
+  defaultOutputKind,
   fileKinds,
   findTool,
   footerColumns,
   headerMenus,
   parseOptions,
+  outputKind,
   parsePageRanges,
   pagesOf,
   searchTools,
   tools,
   workflowTools,
-  type Tool,
+  type ToolOptions,
 } from './index.ts';
 
-const all = tools as readonly Tool[];
+const all = tools;
 
 describe('the tool catalog', () => {
-  it('holds the 22 tools of the spec with their seed usage', () => {
-    expect(all).toHaveLength(22);
+  it('holds the tools of the spec with their seed usage', () => {
     const seeds = Object.fromEntries(all.map((t) => [t.id, t.usage]));
     expect(seeds).toMatchObject({
       'jpg-to-pdf': 39210,
@@ -70,6 +71,21 @@ describe('the tool catalog', () => {
     expect(findTool('pdf-compress')!.options.parse({})).toEqual({ level: 'recommended' });
     expect(findTool('pdf-to-images')!.options.parse({})).toEqual({ format: 'png', dpi: 150 });
     expect(findTool('html-to-pdf')!.options.parse({})).toEqual({ pageSize: 'a4', landscape: false });
+  });
+
+  it("types each tool's options by its schema, as its run function gets them", () => {
+    expectTypeOf<ToolOptions<'rotate-pdf'>>().toEqualTypeOf<{ angle: number; pages?: string | undefined }>();
+    expectTypeOf<ToolOptions<'pdf-to-images'>>().toEqualTypeOf<{ format: 'png' | 'jpg'; dpi: number }>();
+    expectTypeOf<ToolOptions<'html-to-pdf'>>().toEqualTypeOf<{ pageSize: 'a4' | 'letter'; landscape: boolean }>();
+  });
+
+  it('tells the output kind, from an option where one decides it', () => {
+    const text = findTool('pdf-to-text')!;
+    expect(outputKind(text, { format: 'md' })).toBe('md');
+    expect(outputKind(text, { format: 'txt' })).toBe('txt');
+    expect(defaultOutputKind(text)).toBe('txt');
+    expect(() => outputKind(text, { format: 'constructor' })).toThrow('no output kind');
+    expect(outputKind(findTool('pdf-split')!, {})).toBe('zip');
   });
 
   it('declares only known input kinds and sane counts', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tool } from './tools.ts';
+import type { Tool } from './tool-definition.ts';
 
 /** The JSON Schema of a tool's form fields, as sent (strings with defaults). */
 export function optionsSchema(tool: Tool): Record<string, unknown> {

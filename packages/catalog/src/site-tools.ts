@@ -1,6 +1,7 @@
 import type { FileKind } from './kinds.ts';
 import { optionFields, type OptionField } from './forms.ts';
-import { readsPdf, tools, type Category } from './tools.ts';
+import type { Category } from './tool-definition.ts';
+import { readsPdf, tools } from './tools.ts';
 
 /**
  * A tool as the web site needs it: plain data, no schemas. The site's build turns the catalog into

@@ -1,4 +1,5 @@
-import type { Category, ToolId } from './tools.ts';
+import type { Category } from './tool-definition.ts';
+import type { ToolId } from './tools.ts';
 
 /** The header's tool menus (spec §1). The watermark tool appears under its canonical id. */
 export const headerMenus = [

@@ -1,45 +1,9 @@
 import { z } from 'zod';
-import { keepsEverything, makesPages, notPaged, type ResultChecks } from './checks.ts';
+import { keepsEverything, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
 import type { FileKind } from './kinds.ts';
 import { imagePageSize, noOptions, pageRanges, printOptions } from './options.ts';
-
-export const categories = ['Convert', 'Extract', 'Edit', 'Security', 'Utility', 'Preview'] as const;
-export type Category = (typeof categories)[number];
-
-/** The services that run tools; each is reached by the gateway at the URL in its setting. */
-export const services = {
-  'pdf-editor': { port: 3101, urlSetting: 'PDF_EDITOR_URL' },
-  office: { port: 3102, urlSetting: 'OFFICE_URL' },
-  renderer: { port: 3103, urlSetting: 'RENDERER_URL' },
-  image: { port: 3104, urlSetting: 'IMAGE_URL' },
-  'pdf-extract': { port: 3105, urlSetting: 'PDF_EXTRACT_URL' },
-} as const;
-export type ServiceName = keyof typeof services;
-
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
-  id: string;
-  aliases: readonly string[];
-  name: string;
-  description: string;
-  /** A path, or an emoji when it holds no slash. */
-  icon: string;
-  category: Category;
-  /** The spec's seed usage count. */
-  usage: number;
-  service: ServiceName;
-  /** What the tool reads: file kinds and how many, or a web address. */
-  input: { kinds: readonly FileKind[]; min: number; max: number } | { url: true };
-  /** What it makes; a function when an option decides. */
-  output: FileKind | ((options: z.output<S>) => FileKind);
-  /** What every result must show before it is offered. */
-  checks: ResultChecks;
-  options: S;
-}
-
-function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): ToolDefinition<S> {
-  return tool;
-}
+import { defineTool, type ServiceName, type Tool } from './tool-definition.ts';
 
 const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
 const onePdf = one('pdf');
@@ -47,7 +11,8 @@ const images = ['jpeg', 'png', 'bmp', 'gif', 'webp', 'tiff'] as const satisfies 
 /** Enough for a person, bounded so that one request cannot hold a service for long. */
 const maxFiles = 50;
 
-export const tools = [
+/** The one list of tools: the site, the API, the forms and the services all follow from it. */
+const definitions = [
   defineTool({
     id: 'jpg-to-pdf',
     aliases: [],
@@ -72,7 +37,7 @@ export const tools = [
     usage: 10234,
     service: 'pdf-extract',
     input: onePdf,
-    output: (o) => (o.format === 'md' ? 'md' : 'txt'),
+    output: { option: 'format', kinds: { txt: 'txt', md: 'md' } },
     checks: notPaged,
     options: z.object({ format: z.enum(['txt', 'md']).default('txt') }),
   }),
@@ -368,13 +333,15 @@ export const tools = [
     checks: notPaged,
     options: noOptions,
   }),
-] as const satisfies readonly ToolDefinition[];
+] as const;
 
-export type Tool = ToolDefinition;
-export type ToolId = (typeof tools)[number]['id'];
+export const tools: readonly Tool[] = definitions;
+export type ToolId = (typeof definitions)[number]['id'];
+/** A tool's options as its schema parses them: what its run function gets. */
+export type ToolOptions<Id extends ToolId> = z.output<Extract<(typeof definitions)[number], { id: Id }>['options']>;
 
 const byId = new Map<string, Tool>();
-for (const tool of tools as readonly Tool[]) {
+for (const tool of tools) {
   for (const key of [tool.id, ...tool.aliases]) byId.set(key, tool);
 }
 
@@ -384,7 +351,7 @@ export function findTool(idOrAlias: string): Tool | undefined {
 }
 
 export function toolsOf(service: ServiceName): Tool[] {
-  return (tools as readonly Tool[]).filter((t) => t.service === service);
+  return tools.filter((t) => t.service === service);
 }
 
 export function takesUrl(tool: Tool): boolean {
@@ -401,11 +368,16 @@ export function readsOffice(tool: Tool): boolean {
   return tool.service === 'office';
 }
 
-export function outputKind(tool: Tool, options: unknown): FileKind {
-  return typeof tool.output === 'function' ? tool.output(options as never) : tool.output;
+/** What a tool makes with these options (as its schema parsed them). */
+export function outputKind(tool: Tool, options: Record<string, unknown>): FileKind {
+  if (typeof tool.output === 'string') return tool.output;
+  const { option, kinds } = tool.output;
+  const value = options[option];
+  if (typeof value === 'string' && Object.hasOwn(kinds, value)) return kinds[value]!;
+  throw new Error(`${tool.id}: no output kind for ${option}=${String(value)}`);
 }
 
 /** What a tool makes with its default options (as in a workflow, where steps take no options). */
 export function defaultOutputKind(tool: Tool): FileKind {
-  return typeof tool.output === 'function' ? tool.output(tool.options.parse({}) as never) : tool.output;
+  return typeof tool.output === 'string' ? tool.output : outputKind(tool, tool.options.parse({}));
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
 import type { FileKind } from './kinds.ts';
-import { defaultOutputKind, findTool, type Tool } from './tools.ts';
+import type { Tool } from './tool-definition.ts';
+import { defaultOutputKind, findTool } from './tools.ts';
 
 export interface Invalid {
   code: ErrorCode;
@@ -19,7 +20,7 @@ export type Checked<T> = { ok: true; value: T } | ({ ok: false } & Invalid);
 export function parseOptions(tool: Tool, fields: Record<string, unknown>): Checked<Record<string, unknown>> {
   const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== '' && v !== undefined));
   const result = tool.options.safeParse(given);
-  if (result.success) return { ok: true, value: result.data as Record<string, unknown> };
+  if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0]!;
   const field = String(issue.path[0] ?? 'options');
   return { ok: false, code: 'invalid_option', field, message: describeIssue(field, issue) };

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { ResultChecks } from './checks.ts';
+import type { FileKind } from './kinds.ts';
+
+export const categories = ['Convert', 'Extract', 'Edit', 'Security', 'Utility', 'Preview'] as const;
+export type Category = (typeof categories)[number];
+
+/** The services that run tools; each is reached by the gateway at the URL in its setting. */
+export const services = {
+  'pdf-editor': { port: 3101, urlSetting: 'PDF_EDITOR_URL' },
+  office: { port: 3102, urlSetting: 'OFFICE_URL' },
+  renderer: { port: 3103, urlSetting: 'RENDERER_URL' },
+  image: { port: 3104, urlSetting: 'IMAGE_URL' },
+  'pdf-extract': { port: 3105, urlSetting: 'PDF_EXTRACT_URL' },
+} as const;
+export type ServiceName = keyof typeof services;
+
+/** What a tool makes: one kind, or the kind each value of one of its options makes. */
+export type ToolOutput = FileKind | { option: string; kinds: Readonly<Record<string, FileKind>> };
+
+/** A tool as the gateway, the services and the site read it, whatever its options. */
+export interface Tool {
+  id: string;
+  aliases: readonly string[];
+  name: string;
+  description: string;
+  /** A path, or an emoji when it holds no slash. */
+  icon: string;
+  category: Category;
+  /** The spec's seed usage count. */
+  usage: number;
+  service: ServiceName;
+  /** What the tool reads: file kinds and how many, or a web address. */
+  input: { kinds: readonly FileKind[]; min: number; max: number } | { url: true };
+  output: ToolOutput;
+  /** What every result must show before it is offered. */
+  checks: ResultChecks;
+  /** Parses form fields (strings) into the options the tool's run function gets. */
+  options: z.ZodType<Record<string, unknown>>;
+}
+
+/** An option whose values each name the kind they make (only string values can). */
+type OutputByOption<Options> = {
+  [K in keyof Options & string]: { option: K; kinds: Record<Extract<Options[K], string>, FileKind> };
+}[keyof Options & string];
+
+/** One catalog entry, its id and options schema kept as written so that run functions are typed by them. */
+export interface ToolDefinition<Id extends string, Schema extends Tool['options']> extends Omit<
+  Tool,
+  'id' | 'output' | 'options'
+> {
+  id: Id;
+  output: FileKind | OutputByOption<z.output<Schema>>;
+  options: Schema;
+}
+
+export function defineTool<const Id extends string, Schema extends Tool['options']>(
+  tool: ToolDefinition<Id, Schema>,
+): ToolDefinition<Id, Schema> {
+  return tool;
+}
