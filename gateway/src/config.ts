@@ -1,6 +1,17 @@
 import { join } from 'node:path';
+import { z } from 'zod';
 import { constants, services, type ServiceName } from '@quire/catalog';
-import { envInt, uploadLimitBytes } from '@quire/service-kit';
+import {
+  defaults,
+  limitSettings,
+  readSettings,
+  setting,
+  signInOf,
+  signInSettings,
+  type Env,
+  type SettingsOf,
+  type SignIn,
+} from '@quire/service-kit';
 
 export interface GatewayConfig {
   port: number;
@@ -26,84 +37,84 @@ export interface GatewayConfig {
   firebase: FirebaseSettings;
 }
 
-export interface FirebaseSettings {
-  projectId: string;
-  apiKey: string;
-  authDomain: string;
-  /** `host:port` of the Auth emulator (local runs and tests only; refused in production). */
-  emulatorHost: string | null;
-}
+export type FirebaseSettings = SignIn;
+
+/** Past the job's own limit, time for the upload to the service, its check of the result and the answer. */
+const serviceMarginMs = 30_000;
+
+/** A comma-separated list of addresses, without trailing slashes. */
+const urlList = setting.optionalText().transform((raw, ctx) => {
+  const urls = (raw ?? '').split(',').map((u) => u.trim());
+  if (urls.join('') === '') return undefined;
+  const bad = urls.find((url) => !URL.canParse(url));
+  if (bad !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `must be a URL or a comma-separated list of URLs, not "${bad}"` });
+    return z.NEVER;
+  }
+  return urls.map((url) => url.replace(/\/+$/, ''));
+});
+
+/** Every setting the gateway reads. */
+export const gatewaySettings = {
+  NODE_ENV: setting.optionalText(),
+  PORT: setting.port(defaults.gatewayPort),
+  HOST: setting.text(defaults.host),
+  DATA_DIR: setting.optionalText(),
+  DATABASE_URL: setting.address(['postgres:', 'postgresql:'], 'a postgres:// connection string'),
+  RESULTS_DIR: setting.optionalText(),
+  REDIS_URL: setting.address(['redis:', 'rediss:'], 'a redis:// or rediss:// address, such as redis://127.0.0.1:6379'),
+  RESULT_TTL_SECONDS: setting.wholeNumber(constants.resultTtlSeconds, 1),
+  RATE_LIMIT_PER_MINUTE: setting.wholeNumber(constants.rateLimitPerMinute),
+  ...limitSettings,
+  SMTP_URL: setting.address(
+    ['smtp:', 'smtps:'],
+    'an smtp:// or smtps:// address, such as smtps://user:pass@mail.example:465',
+  ),
+  CONTACT_TO: setting.optionalText(),
+  MAIL_FROM: setting.optionalText(),
+  ...signInSettings,
+  ...(Object.fromEntries(Object.values(services).map((s) => [s.urlSetting, urlList])) as Record<
+    (typeof services)[ServiceName]['urlSetting'],
+    typeof urlList
+  >),
+};
 
 /** Settings from the environment, checked at boot so a bad one stops the gateway with a clear message. */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  if (env.NODE_ENV === 'production' && env.FIREBASE_AUTH_EMULATOR_HOST) {
+export function readConfig(env: Env = process.env): GatewayConfig {
+  const s = readSettings(gatewaySettings, env);
+  if (s.NODE_ENV === 'production' && s.FIREBASE_AUTH_EMULATOR_HOST) {
     throw new Error('FIREBASE_AUTH_EMULATOR_HOST must not be set in production: emulator tokens are unsigned.');
   }
-  const projectId = env.FIREBASE_PROJECT_ID || 'demo-quire';
-  const dataDir = env.DATA_DIR || join(process.cwd(), '.run', 'data');
   const serviceUrls: Partial<Record<ServiceName, string[]>> = {};
   for (const [name, { urlSetting }] of Object.entries(services) as [ServiceName, (typeof services)[ServiceName]][]) {
-    const urls = (env[urlSetting] ?? '').split(',').map((u) => u.trim());
-    if (urls.join('') === '') continue;
-    for (const url of urls) {
-      if (!URL.canParse(url))
-        throw new Error(`Setting ${urlSetting} must be a URL or a comma-separated list of URLs, not "${url}"`);
-    }
+    const urls = s[urlSetting];
+    if (!urls) continue;
     // chromiumly keeps one Gotenberg address per process: several office instances go behind one address.
     if (name === 'office' && urls.length > 1) throw new Error(`Setting ${urlSetting} takes one URL.`);
-    serviceUrls[name] = urls.map((url) => url.replace(/\/+$/, ''));
+    serviceUrls[name] = urls;
   }
+  const dataDir = s.DATA_DIR ?? join(process.cwd(), '.run', 'data');
   return {
-    port: envInt('PORT', 3100, env),
-    host: env.HOST || '127.0.0.1',
+    port: s.PORT,
+    host: s.HOST,
     dataDir,
-    database: databaseOf(env, dataDir),
-    resultsDir: env.RESULTS_DIR || join(dataDir, 'results'),
-    redisUrl: redisUrlOf(env),
-    resultTtlSeconds: envInt('RESULT_TTL_SECONDS', constants.resultTtlSeconds, env),
-    uploadLimitBytes: uploadLimitBytes(env),
-    rateLimitPerMinute: envInt('RATE_LIMIT_PER_MINUTE', constants.rateLimitPerMinute, env),
-    serviceTimeoutMs: envInt('JOB_TIMEOUT_MS', 120_000, env) + 30_000,
+    database: s.DATABASE_URL ? { url: s.DATABASE_URL } : { file: join(dataDir, 'quire.db') },
+    resultsDir: s.RESULTS_DIR ?? join(dataDir, 'results'),
+    redisUrl: s.REDIS_URL ?? null,
+    resultTtlSeconds: s.RESULT_TTL_SECONDS,
+    uploadLimitBytes: s.UPLOAD_LIMIT_MB * 1024 * 1024,
+    rateLimitPerMinute: s.RATE_LIMIT_PER_MINUTE,
+    serviceTimeoutMs: s.JOB_TIMEOUT_MS + serviceMarginMs,
     serviceUrls,
-    smtp: smtpOf(env),
-    firebase: {
-      projectId,
-      apiKey: env.FIREBASE_API_KEY || '',
-      // Every Firebase project has this one; a custom domain is set with FIREBASE_AUTH_DOMAIN.
-      authDomain: env.FIREBASE_AUTH_DOMAIN || `${projectId}.firebaseapp.com`,
-      emulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST || null,
-    },
+    smtp: smtpOf(s),
+    firebase: signInOf(s),
   };
 }
 
-function databaseOf(env: NodeJS.ProcessEnv, dataDir: string): GatewayConfig['database'] {
-  const url = env.DATABASE_URL;
-  if (!url) return { file: join(dataDir, 'quire.db') };
-  if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url)) {
-    throw new Error('Setting DATABASE_URL must be a postgres:// connection string.');
-  }
-  return { url };
-}
-
-function redisUrlOf(env: NodeJS.ProcessEnv): string | null {
-  const url = env.REDIS_URL;
-  if (!url) return null;
-  if (!/^rediss?:\/\//.test(url) || !URL.canParse(url)) {
-    throw new Error('Setting REDIS_URL must be a redis:// or rediss:// address, such as redis://127.0.0.1:6379.');
-  }
-  return url;
-}
-
-function smtpOf(env: NodeJS.ProcessEnv): GatewayConfig['smtp'] {
-  const url = env.SMTP_URL;
-  if (!url) return null;
-  if (!/^smtps?:\/\//.test(url) || !URL.canParse(url)) {
-    throw new Error(
-      'Setting SMTP_URL must be an smtp:// or smtps:// address, such as smtps://user:pass@mail.example:465.',
-    );
-  }
-  const to = env.CONTACT_TO;
+function smtpOf(s: SettingsOf<typeof gatewaySettings>): GatewayConfig['smtp'] {
+  if (!s.SMTP_URL) return null;
+  const to = s.CONTACT_TO;
   if (!to || !/^[^@\s]+@[^@\s]+$/.test(to))
     throw new Error('Setting CONTACT_TO must be the e-mail address that receives contact messages.');
-  return { url, to, from: env.MAIL_FROM || `Quire <${to}>` };
+  return { url: s.SMTP_URL, to, from: s.MAIL_FROM ?? `Quire <${to}>` };
 }
