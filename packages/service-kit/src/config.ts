@@ -31,14 +31,20 @@ const unsetWhenEmpty = (value: unknown) => (value === '' ? undefined : value);
 
 const wholeNumberText = z.string().regex(/^\d+$/, { error: (issue) => `must be a whole number, not "${issue.input}"` });
 
+const atLeast = (min: number) =>
+  wholeNumberText
+    .transform(Number)
+    .refine((n) => n >= min, { error: (issue) => `must be at least ${min}, not "${String(issue.input)}"` });
+
 /** The kinds of setting, each turning the variable's text into its value or naming what is wrong. */
 export const setting = {
   /** A whole number, at least `min`. */
   wholeNumber(fallback: number, min = 0) {
-    const value = wholeNumberText
-      .transform(Number)
-      .refine((n) => n >= min, { error: (issue) => `must be at least ${min}, not "${String(issue.input)}"` });
-    return z.preprocess(unsetWhenEmpty, value.default(fallback));
+    return z.preprocess(unsetWhenEmpty, atLeast(min).default(fallback));
+  },
+  /** A whole number, at least `min`; `undefined` when unset. */
+  optionalWholeNumber(min = 0) {
+    return z.preprocess(unsetWhenEmpty, atLeast(min).optional());
   },
   port(fallback: number) {
     const value = wholeNumberText.transform(Number).refine((n) => n >= 1 && n <= 65_535, {

@@ -1,4 +1,6 @@
-import { startService } from '@quire/service-kit';
+import { readServiceConfig, startService } from '@quire/service-kit';
 import { health, tools } from './app.ts';
 
+// Every setting is checked before the service starts: a bad one stops it here, naming the setting.
+readServiceConfig('image');
 startService({ name: 'image', tools, health });

@@ -9,6 +9,7 @@ import { call, cleanScratch, corpus, renderPng, result, scratchFile, unzip } fro
 const workDir = mkdtempSync(join(tmpdir(), 'quire-image-work-'));
 process.env.WORK_DIR = workDir;
 const { createApp } = await import('../src/app.ts');
+const { limits } = await import('../src/config.ts');
 let app: ReturnType<typeof createApp>;
 
 beforeAll(() => {
@@ -114,7 +115,8 @@ describe('pdf-to-images', () => {
 
   it('refuses a PDF drawing an image too large to decode, before rendering it', async () => {
     // The scan in this file is 2496×3274 pixels (8.2 MP).
-    process.env.RENDER_MAX_IMAGE_MEGAPIXELS = '8';
+    const started = limits.renderImageMegapixels;
+    limits.renderImageMegapixels = 8;
     try {
       const r = await call(app, 'pdf-to-images', [pdf('camelot-image-scanned-table.pdf')], { dpi: '72' });
       expect(r.status).toBe(422);
@@ -122,15 +124,16 @@ describe('pdf-to-images', () => {
       expect(r.error?.message).toBe(
         'This PDF is too large to turn into images: page 1 draws an image of 2496×3274 pixels; the limit is 8 megapixels.',
       );
-      process.env.RENDER_MAX_IMAGE_MEGAPIXELS = '9';
+      limits.renderImageMegapixels = 9;
       expect((await images(pdf('camelot-image-scanned-table.pdf'), { dpi: '72' })).entries).toHaveLength(1);
     } finally {
-      delete process.env.RENDER_MAX_IMAGE_MEGAPIXELS;
+      limits.renderImageMegapixels = started;
     }
   });
 
   it('refuses a dpi that would make too many pixels, saying which dpi fits', async () => {
-    process.env.RENDER_MAX_MEGAPIXELS = '20';
+    const started = limits.renderMegapixels;
+    limits.renderMegapixels = 20;
     try {
       // 11 letter pages at 300 dpi: 92 MP.
       const r = await call(app, 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '300' });
@@ -144,14 +147,14 @@ describe('pdf-to-images', () => {
         200,
       );
       // When not even 72 dpi fits, the file is too large.
-      process.env.RENDER_MAX_MEGAPIXELS = '1';
+      limits.renderMegapixels = 1;
       const big = await call(app, 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '72' });
       expect(big.status).toBe(422);
       expect(big.error?.message).toMatch(
         /^This PDF is too large to turn into images: its 11 pages would make 6 megapixels/,
       );
     } finally {
-      delete process.env.RENDER_MAX_MEGAPIXELS;
+      limits.renderMegapixels = started;
     }
   });
 

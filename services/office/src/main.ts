@@ -1,12 +1,12 @@
-import { services } from '@quire/catalog';
-import { envInt } from '@quire/service-kit';
+import { readServiceConfig } from '@quire/service-kit';
 import { createApp } from './app.ts';
 
 // Wiring only. The kit's startService builds its own app, and the office service needs a front for
 // Gotenberg's /health and /version, so it listens here the same way (see the integration notes).
+
+// Every setting is checked before LibreOffice starts: a bad one stops the service here, naming the setting.
+const { port, host } = readServiceConfig('office');
 const app = createApp();
-const port = envInt('PORT', services.office.port);
-const host = process.env.HOST ?? '127.0.0.1';
 const server = app.listen(port, host, () => {
   console.log(JSON.stringify({ level: 'info', service: 'office', message: `listening on ${host}:${port}` }));
 });

@@ -1,33 +1,43 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { envInt } from '@quire/service-kit';
+import { limitSettings, readSettings as readEnvironment, setting, type Env } from '@quire/service-kit';
 import type { EngineSettings } from './engine/engine.ts';
 
 let engines = 0;
 
-/**
- * The office service's settings, read from the environment and checked at boot:
- * - OFFICE_INSTANCES: warm LibreOffice listeners (default: the number of cores);
- * - OFFICE_RESTART_AFTER: jobs after which a listener is restarted (default 100; 0 never);
- * - OFFICE_JOB_TIMEOUT_MS: longest one conversion may take before its listener is killed
- *   (default JOB_TIMEOUT_MS, else 120 s);
- * - OFFICE_START_TIMEOUT_MS: longest a listener may take to start (default 30 s);
- * - SOFFICE_PATH (default `soffice`), OFFICE_PYTHON (default `/usr/bin/python3`, which has `uno`);
- * - OFFICE_PROFILE_DIR: where listener profiles and LibreOffice's temp files go (default a fresh
- *   directory under the system temp directory, removed on shutdown);
- * - OFFICE_WARM_UP=0 skips loading each application once after a listener starts.
- */
-export function readSettings(env: NodeJS.ProcessEnv = process.env): EngineSettings {
-  const instances = envInt('OFFICE_INSTANCES', availableParallelism(), env);
-  if (instances < 1) throw new Error('Setting OFFICE_INSTANCES must be at least 1');
+/** Every setting the office service reads besides the kit's, read once when it starts. */
+export const officeSettings = {
+  /** Warm LibreOffice listeners. */
+  OFFICE_INSTANCES: setting.wholeNumber(availableParallelism(), 1),
+  /** Jobs after which a listener is restarted; 0: never. */
+  OFFICE_RESTART_AFTER: setting.wholeNumber(100),
+  /** Longest one conversion may take before its listener is killed; default: the job's own limit. */
+  OFFICE_JOB_TIMEOUT_MS: setting.optionalWholeNumber(1),
+  JOB_TIMEOUT_MS: limitSettings.JOB_TIMEOUT_MS,
+  /** Longest a listener may take to start. */
+  OFFICE_START_TIMEOUT_MS: setting.wholeNumber(30_000, 1),
+  SOFFICE_PATH: setting.text('soffice'),
+  /** A Python that has `uno`. */
+  OFFICE_PYTHON: setting.text('/usr/bin/python3'),
+  /**
+   * Where listener profiles and LibreOffice's temp files go: a fresh directory under it (default the
+   * system temp directory), removed on shutdown.
+   */
+  OFFICE_PROFILE_DIR: setting.optionalText(),
+  /** 0 skips loading each application once after a listener starts. */
+  OFFICE_WARM_UP: setting.onUnlessZero(),
+};
+
+export function readSettings(env: Env = process.env): EngineSettings {
+  const s = readEnvironment(officeSettings, env);
   return {
-    instances,
-    restartAfter: envInt('OFFICE_RESTART_AFTER', 100, env),
-    jobTimeoutMs: envInt('OFFICE_JOB_TIMEOUT_MS', envInt('JOB_TIMEOUT_MS', 120_000, env), env),
-    startTimeoutMs: envInt('OFFICE_START_TIMEOUT_MS', 30_000, env),
-    soffice: env.SOFFICE_PATH || 'soffice',
-    python: env.OFFICE_PYTHON || '/usr/bin/python3',
-    root: join(env.OFFICE_PROFILE_DIR || tmpdir(), `quire-office-${process.pid}-${++engines}`),
-    warmUp: env.OFFICE_WARM_UP !== '0',
+    instances: s.OFFICE_INSTANCES,
+    restartAfter: s.OFFICE_RESTART_AFTER,
+    jobTimeoutMs: s.OFFICE_JOB_TIMEOUT_MS ?? s.JOB_TIMEOUT_MS,
+    startTimeoutMs: s.OFFICE_START_TIMEOUT_MS,
+    soffice: s.SOFFICE_PATH,
+    python: s.OFFICE_PYTHON,
+    root: join(s.OFFICE_PROFILE_DIR ?? tmpdir(), `quire-office-${process.pid}-${++engines}`),
+    warmUp: s.OFFICE_WARM_UP,
   };
 }

@@ -1,7 +1,9 @@
-import { startService } from '@quire/service-kit';
+import { readServiceConfig, startService } from '@quire/service-kit';
 import { health, tools } from './app.ts';
 import { loadPdfjs } from './pdfjs.ts';
 
+// Every setting is checked before the service starts: a bad one stops it here, naming the setting.
+readServiceConfig('pdf-extract');
 // pdf.js is large: load it before the first request rather than during it.
 void loadPdfjs();
 startService({ name: 'pdf-extract', tools, health });

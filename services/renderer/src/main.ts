@@ -1,7 +1,9 @@
-import { startService } from '@quire/service-kit';
+import { readServiceConfig, startService } from '@quire/service-kit';
 import { serviceOptions } from './app.ts';
 import { createRenderer } from './renderer.ts';
 
+// Every setting is checked before the browser starts: a bad one stops the service here, naming the setting.
+readServiceConfig('renderer');
 const renderer = createRenderer();
 void renderer.supervisor.warm();
 startService({ ...serviceOptions(renderer), onClose: renderer.close });

@@ -1,4 +1,4 @@
-import { chromiumPath, envInt } from '@quire/service-kit';
+import { chromiumPath, readSettings as readEnvironment, setting, type Env } from '@quire/service-kit';
 
 /** What the renderer can be told through its environment; every field has a safe default. */
 export interface RendererSettings {
@@ -29,19 +29,36 @@ export interface RendererSettings {
 
 const MB = 1024 * 1024;
 
-export function readSettings(env: NodeJS.ProcessEnv = process.env): RendererSettings {
+/** Every setting the renderer reads besides the kit's, read once when it starts. */
+export const rendererSettings = {
+  NODE_ENV: setting.optionalText(),
+  CHROMIUM_PATH: setting.optionalText(),
+  RENDERER_RESTART_AFTER_JOBS: setting.wholeNumber(200),
+  RENDERER_LOAD_TIMEOUT_MS: setting.wholeNumber(30_000),
+  RENDERER_PRINT_TIMEOUT_MS: setting.wholeNumber(60_000),
+  RENDERER_SETTLE_MS: setting.wholeNumber(2_000),
+  RENDERER_ZIP_MAX_ENTRIES: setting.wholeNumber(2_000),
+  RENDERER_ZIP_MAX_MB: setting.wholeNumber(200),
+  RENDERER_MAX_RESPONSE_MB: setting.wholeNumber(50),
+  RENDERER_MAX_REQUESTS: setting.wholeNumber(1_000),
+  RENDERER_MAX_SCREENSHOT_HEIGHT: setting.wholeNumber(16_384),
+  RENDERER_ALLOW_PRIVATE_HOSTS: setting.optionalText(),
+};
+
+export function readSettings(env: Env = process.env): RendererSettings {
+  const s = readEnvironment(rendererSettings, env);
   return {
-    chromiumPath: env.CHROMIUM_PATH || chromiumPath,
-    restartAfterJobs: Math.max(1, envInt('RENDERER_RESTART_AFTER_JOBS', 200, env)),
-    loadTimeoutMs: envInt('RENDERER_LOAD_TIMEOUT_MS', 30_000, env),
-    printTimeoutMs: envInt('RENDERER_PRINT_TIMEOUT_MS', 60_000, env),
-    settleMs: envInt('RENDERER_SETTLE_MS', 2_000, env),
-    zipMaxEntries: envInt('RENDERER_ZIP_MAX_ENTRIES', 2_000, env),
-    zipMaxBytes: envInt('RENDERER_ZIP_MAX_MB', 200, env) * MB,
-    maxResponseBytes: envInt('RENDERER_MAX_RESPONSE_MB', 50, env) * MB,
-    maxRequestsPerJob: envInt('RENDERER_MAX_REQUESTS', 1_000, env),
-    maxScreenshotHeight: envInt('RENDERER_MAX_SCREENSHOT_HEIGHT', 16_384, env),
-    allowPrivateHosts: parseAllowList(env.RENDERER_ALLOW_PRIVATE_HOSTS, env.NODE_ENV),
+    chromiumPath: s.CHROMIUM_PATH ?? chromiumPath,
+    restartAfterJobs: Math.max(1, s.RENDERER_RESTART_AFTER_JOBS),
+    loadTimeoutMs: s.RENDERER_LOAD_TIMEOUT_MS,
+    printTimeoutMs: s.RENDERER_PRINT_TIMEOUT_MS,
+    settleMs: s.RENDERER_SETTLE_MS,
+    zipMaxEntries: s.RENDERER_ZIP_MAX_ENTRIES,
+    zipMaxBytes: s.RENDERER_ZIP_MAX_MB * MB,
+    maxResponseBytes: s.RENDERER_MAX_RESPONSE_MB * MB,
+    maxRequestsPerJob: s.RENDERER_MAX_REQUESTS,
+    maxScreenshotHeight: s.RENDERER_MAX_SCREENSHOT_HEIGHT,
+    allowPrivateHosts: parseAllowList(s.RENDERER_ALLOW_PRIVATE_HOSTS, s.NODE_ENV),
   };
 }
 

@@ -63,7 +63,7 @@ function article(label: string): string {
  * decoded whole (`whole` names their kind for the message, e.g. "WebP", "interlaced PNG").
  */
 function checkSize(input: ToolInput, width: number, height: number, whole?: string): void {
-  const limit = whole ? limits.maxWholeMegapixels() : limits.maxMegapixels();
+  const limit = whole ? limits.maxWholeMegapixels : limits.maxMegapixels;
   if (width * height > limit * 1_000_000) {
     const which = whole ? ` for ${whole} images` : '';
     throw new ToolError(
@@ -140,7 +140,7 @@ export async function probe(input: ToolInput): Promise<Frame[]> {
     case 'tiff': {
       const first = await metadataOf(input);
       const pages = first.pages ?? 1;
-      if (pages > limits.maxPages()) throw tooManyPages(pages);
+      if (pages > limits.maxPages) throw tooManyPages(pages);
       const frames: Frame[] = [];
       for (let page = 0; page < pages; page++) {
         const meta = page === 0 ? first : await metadataOf(input, page);
@@ -215,7 +215,7 @@ function passablePng(png: PngLayout): boolean {
 export function tooManyPages(pages: number): ToolError {
   return new ToolError(
     'damaged_input',
-    `These images would make ${pages} pages; the limit is ${limits.maxPages()} pages in one PDF. Please send fewer.`,
+    `These images would make ${pages} pages; the limit is ${limits.maxPages} pages in one PDF. Please send fewer.`,
   );
 }
 
@@ -270,7 +270,7 @@ export async function prepare(frame: Frame, workdir: string, id: number): Promis
 
 /** A function giving a fresh sharp pipeline over the frame's pixels, for each output made from them. */
 async function decoderFor(frame: Frame): Promise<() => Sharp> {
-  const limit = Math.max(limits.maxMegapixels(), limits.maxWholeMegapixels()) * 1_000_000;
+  const limit = Math.max(limits.maxMegapixels, limits.maxWholeMegapixels) * 1_000_000;
   if (frame.via === 'bmp') {
     const file = await readFile(frame.input.path);
     const header = readBmpHeader(file);

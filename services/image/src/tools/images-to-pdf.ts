@@ -16,7 +16,7 @@ export const imagesToPdf: ToolRun = async (ctx) => {
   const pageSize = (ctx.options.pageSize as PageSize | undefined) ?? 'fit';
   // Every header first, so a pixel bomb or too many pages is refused before any work.
   const frames: Frame[] = (await mapLimit(ctx.inputs, parallelism(), (input) => probe(input))).flat();
-  if (frames.length > limits.maxPages()) throw tooManyPages(frames.length);
+  if (frames.length > limits.maxPages) throw tooManyPages(frames.length);
 
   const out = join(ctx.workdir, 'images.pdf');
   const pdf = await ImagePdfWriter.create(out, ctx.signal);

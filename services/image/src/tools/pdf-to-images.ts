@@ -141,16 +141,16 @@ function pagePixels(box: PageBox, dpi: number): number {
 function checkPixels(boxes: PageBox[], dpi: number): number {
   const total = boxes.reduce((n, b) => n + pagePixels(b, dpi), 0);
   const largest = boxes.reduce((n, b) => Math.max(n, pagePixels(b, dpi)), 0);
-  const totalLimit = limits.renderMegapixels() * 1e6;
-  const pageLimit = limits.renderPageMegapixels() * 1e6;
+  const totalLimit = limits.renderMegapixels * 1e6;
+  const pageLimit = limits.renderPageMegapixels * 1e6;
   if (total <= totalLimit && largest <= pageLimit) return Math.round(total / 1e6);
   // Pixels grow with the square of the dpi.
   const fits = Math.floor(dpi * Math.sqrt(Math.min(totalLimit / total, pageLimit / largest)));
   const mp = (n: number) => Math.ceil(n / 1e6).toLocaleString('en-US');
   const what =
     largest > pageLimit
-      ? `its largest page would make an image of ${mp(largest)} megapixels at ${dpi} dpi; the limit is ${limits.renderPageMegapixels()} megapixels a page`
-      : `its ${boxes.length} pages would make ${mp(total)} megapixels of images at ${dpi} dpi; the limit is ${limits.renderMegapixels().toLocaleString('en-US')} megapixels`;
+      ? `its largest page would make an image of ${mp(largest)} megapixels at ${dpi} dpi; the limit is ${limits.renderPageMegapixels} megapixels a page`
+      : `its ${boxes.length} pages would make ${mp(total)} megapixels of images at ${dpi} dpi; the limit is ${limits.renderMegapixels.toLocaleString('en-US')} megapixels`;
   if (fits >= 72)
     throw new ToolError(
       'invalid_option',
@@ -164,7 +164,7 @@ function checkPixels(boxes: PageBox[], dpi: number): number {
 
 /** Refuses a PDF that draws an image too large to decode, before pdftoppm spends minutes on it. */
 async function checkImages(ctx: ToolContext, path: string): Promise<void> {
-  const limit = limits.renderImageMegapixels();
+  const limit = limits.renderImageMegapixels;
   const largest = (await drawnImages(path, ctx)).reduce<DrawnImage | undefined>(
     (big, i) => (!big || i.width * i.height > big.width * big.height ? i : big),
     undefined,
