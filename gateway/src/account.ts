@@ -4,7 +4,7 @@ import { authConfigJson, userOf } from './auth.ts';
 import type { FirebaseSettings } from './config.ts';
 import { userHistory, type Db } from './db.ts';
 
-/** Sign-in's public settings and the signed-in user's own history (CONTRACT.md, "Accounts and site data"). */
+/** Sign-in's public settings and the signed-in user's own history (docs/api.md, "Accounts"). */
 export function accountRoutes(settings: FirebaseSettings, db: Db) {
   const router = express.Router();
 

@@ -28,7 +28,7 @@ export interface GatewayDeps {
   log?: Logger;
 }
 
-/** The public API of CONTRACT.md as an express app, without listening. */
+/** The public API (docs/api.md) as an express app, without listening. */
 export function createGatewayApp({ config, db, store, log = createLogger('gateway') }: GatewayDeps): express.Express {
   const metrics = createGatewayMetrics(config.resultsDir);
   const client_ = new ServiceClient(config.serviceUrls, config.serviceTimeoutMs);
