@@ -1,4 +1,4 @@
-// Lint rules, and the import boundaries of ARCHITECTURE.md ("who may import whom") enforced per folder
+// Lint rules, and the import boundaries of docs/architecture.md ("Who may import whom") enforced per folder
 // with the built-in no-restricted-imports: by package name, and by relative paths that leave a package.
 import js from '@eslint/js';
 import globals from 'globals';
