@@ -21,7 +21,7 @@ import {
   wordsOf,
   type Grey,
 } from '@quire/service-kit';
-import { ghostscriptArgs, squeeze } from '../services/pdf-editor/src/tools/compress.ts';
+import { ghostscriptArgs, squeeze } from '../services/pdf-editor/src/tools/pdf-compress/index.ts';
 import { corpus, median, resultsDir, startService, time, type BenchReport } from './lib.ts';
 
 const port = 13251;

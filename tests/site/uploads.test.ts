@@ -273,7 +273,7 @@ describe('What can I do next?', () => {
     await done();
   });
 
-  // Site bug (services/pdf-editor/src/tools/compress.ts): Ghostscript's pdfwrite turns pages by the
+  // Site bug (services/pdf-editor/src/tools/pdf-compress/index.ts): Ghostscript's pdfwrite turns pages by the
   // direction of their text (AutoRotatePages defaults to /PageByPage for the /ebook and /screen presets),
   // so compressing a result of Rotate PDF turns its pages back. Needs -dAutoRotatePages=/None.
   it('a rotated result keeps its orientation through Compress PDF', async () => {

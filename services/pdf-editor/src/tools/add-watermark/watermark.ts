@@ -11,9 +11,10 @@ import {
   type PDFFont,
   type PDFPage,
 } from '@cantoo/pdf-lib';
-import { fail, ToolError, type ToolRun } from '@quire/service-kit';
-import { loadPdf, savePdf } from '../pdf-lib.ts';
-import { openRepaired, workPath } from '../pdf.ts';
+import type { ToolOptions } from '@quire/catalog';
+import { fail, ToolError, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { loadPdf, savePdf } from '../../pdf-lib.ts';
+import { openRepaired, workPath } from '../../pdf.ts';
 
 type OperatorArg = NonNullable<Parameters<typeof PDFOperator.of>[1]>[number];
 
@@ -35,9 +36,9 @@ function drawableCharacters(): Promise<Set<number>> {
  * Stamps the text across every page in Helvetica (a standard font, so nothing is embedded and the
  * text stays extractable), sized to the visible part of each page and upright as the page is shown.
  */
-export const watermark: ToolRun = async (ctx) => {
-  const text = (ctx.options.text as string).replace(/\s+/g, ' ');
-  const opacity = ctx.options.opacity as number;
+export async function watermark(ctx: ToolContext<ToolOptions<'add-watermark'>>): Promise<ToolResult> {
+  const text = ctx.options.text.replace(/\s+/g, ' ');
+  const { opacity } = ctx.options;
   const diagonal = ctx.options.position === 'diagonal';
   const canDraw = await drawableCharacters();
   const bad = [...text].find((ch) => !canDraw.has(ch.codePointAt(0)!));
@@ -60,7 +61,7 @@ export const watermark: ToolRun = async (ctx) => {
   const out = workPath(ctx, 'watermarked.pdf');
   await savePdf(doc, out);
   return { path: out, properties: { pages: pages.length } };
-};
+}
 
 function stamp(page: PDFPage, font: PDFFont, text: string, opacity: number, diagonal: boolean): void {
   const box = visibleBox(page);

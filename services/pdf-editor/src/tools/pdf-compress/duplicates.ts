@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Job } from '@quire/service-kit';
-import { asDict, dumpObjects, objectNumber, referenced, relink, type Objects, type PdfDict } from '../qpdf-json.ts';
+import { asDict, dumpObjects, objectNumber, referenced, relink, type Objects, type PdfDict } from '../../qpdf-json.ts';
 
 /** The keys of a font descriptor that name an embedded font program. */
 const fontPrograms = ['/FontFile', '/FontFile2', '/FontFile3'];

@@ -15,7 +15,7 @@ import { compressionLevels } from '@quire/catalog';
 import { greySimilarity, renderPage } from '@quire/service-kit';
 import { recompressImages } from './images.ts';
 
-const corpus = fileURLToPath(new URL('../../../../../shared/corpus/pdf/', import.meta.url));
+const corpus = fileURLToPath(new URL('../../../../../../shared/corpus/pdf/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'images-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const job = () => ({ workdir: dir, signal: new AbortController().signal, deadline: Date.now() + 120_000 });

@@ -15,7 +15,7 @@ import {
   type Objects,
   type PdfDict,
   type PdfValue,
-} from '../qpdf-json.ts';
+} from '../../qpdf-json.ts';
 
 /**
  * What a level may do to an image: the resolution it is brought down to, the SSIM it must keep, and

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { compressionCheckDpi, compressionLevels, findTool, type CompressionLevel } from '@quire/catalog';
+import { compressionCheckDpi, compressionLevels, findTool, type ToolOptions } from '@quire/catalog';
 import {
   exec,
   greySimilarity,
@@ -13,10 +13,10 @@ import {
   verifyResult,
   type Grey,
   type ToolContext,
-  type ToolRun,
+  type ToolResult,
 } from '@quire/service-kit';
-import { hasMetadata, recompressImages, type ImageReport } from '../compress/images.ts';
-import { openRepaired, workPath } from '../pdf.ts';
+import { openRepaired, workPath } from '../../pdf.ts';
+import { hasMetadata, recompressImages, type ImageReport } from './images.ts';
 
 /** Ghostscript's preset for each level, one of the candidates: resolution and quality go down from low to extreme. */
 const presets = { low: '/printer', recommended: '/ebook', extreme: '/screen' } as const;
@@ -51,11 +51,11 @@ interface Candidate {
  * checks and looks like the input (every sampled page at the level's SSIM, rendered at 72 dpi) wins.
  * Otherwise the upload itself: never larger, never blank.
  */
-export const compress: ToolRun = async (ctx) => {
+export async function run(ctx: ToolContext<ToolOptions<'pdf-compress'>>): Promise<ToolResult> {
   const input = ctx.inputs[0]!;
   const { path: source } = await openRepaired(ctx, input);
   const pages = await pageCount(source, ctx);
-  const level = ctx.options.level as CompressionLevel;
+  const { level } = ctx.options;
   const target = compressionLevels[level];
 
   const imagesPass = async (from: string, name: string, dropMetadata = false): Promise<Candidate> => {
@@ -132,7 +132,7 @@ export const compress: ToolRun = async (ctx) => {
       }),
     },
   };
-};
+}
 
 /** Below this many pixels on its short side at 72 dpi, a page costs nothing to render finer. */
 const smallPage = 64;

@@ -1,8 +1,9 @@
-import { pageCount, qpdf, type ToolRun, mapLimit, parallelism } from '@quire/service-kit';
-import { openInput, workPath } from '../pdf.ts';
+import type { ToolOptions } from '@quire/catalog';
+import { mapLimit, pageCount, parallelism, qpdf, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { openInput, workPath } from '../../pdf.ts';
 
 /** Joins the inputs in the order sent; one password opens every input that needs one. */
-export const merge: ToolRun = async (ctx) => {
+export async function run(ctx: ToolContext<ToolOptions<'pdf-merge'>>): Promise<ToolResult> {
   const sources = await mapLimit(ctx.inputs, parallelism(), (input, i) => openInput(ctx, input, i));
   const out = workPath(ctx, 'merged.pdf');
   // The inputs are counted while qpdf merges them, rather than the result afterwards: no step added.
@@ -12,4 +13,4 @@ export const merge: ToolRun = async (ctx) => {
   ]);
   const pages = counts.reduce((a, b) => a + b, 0);
   return { path: out, name: 'merged.pdf', properties: { pages, files: sources.length } };
-};
+}

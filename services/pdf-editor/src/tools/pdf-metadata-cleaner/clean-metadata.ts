@@ -9,9 +9,9 @@ import {
   type PDFContext,
   type PDFObject,
 } from '@cantoo/pdf-lib';
-import { type ToolRun } from '@quire/service-kit';
-import { loadPdf, savePdf } from '../pdf-lib.ts';
-import { openRepaired, workPath } from '../pdf.ts';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
+import { loadPdf, savePdf } from '../../pdf-lib.ts';
+import { openRepaired, workPath } from '../../pdf.ts';
 
 /** Keys that carry who made a file, with what and when, wherever they appear. */
 const identifying = new Set(['/Metadata', '/PieceInfo', '/LastModified']);
@@ -23,7 +23,7 @@ const pdfTeX = '/PTEX.';
  * pages, images, fonts...), /PieceInfo, /LastModified and pdfTeX's /PTEX.* notes on included files,
  * and gives the file a new random /ID. pdf-lib is told not to stamp its own producer or dates.
  */
-export const cleanMetadata: ToolRun = async (ctx) => {
+export async function cleanMetadata(ctx: ToolContext): Promise<ToolResult> {
   const { path: source } = await openRepaired(ctx, ctx.inputs[0]!);
   const doc = await loadPdf(source);
   const { context } = doc;
@@ -52,7 +52,7 @@ export const cleanMetadata: ToolRun = async (ctx) => {
   const out = workPath(ctx, 'cleaned.pdf');
   await savePdf(doc, out);
   return { path: out, properties: { pages: doc.getPageCount() } };
-};
+}
 
 /** Drops the identifying keys from an object and the dictionaries and arrays written inside it. */
 function scrub(object: PDFObject, doomed: Set<PDFRef>): void {

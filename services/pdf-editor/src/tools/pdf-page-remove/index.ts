@@ -1,11 +1,12 @@
-import { fail, pageCount, qpdf, type ToolRun } from '@quire/service-kit';
-import { openInput, pagesIn, qpdfRange, workPath } from '../pdf.ts';
+import type { ToolOptions } from '@quire/catalog';
+import { fail, pageCount, qpdf, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { openInput, pagesIn, qpdfRange, workPath } from '../../pdf.ts';
 
 /** Drops the pages named; at least one page must stay. */
-export const removePages: ToolRun = async (ctx) => {
+export async function run(ctx: ToolContext<ToolOptions<'pdf-page-remove'>>): Promise<ToolResult> {
   const source = await openInput(ctx, ctx.inputs[0]!);
   const count = await pageCount(source, ctx);
-  const removed = new Set(pagesIn(ctx.options.pages as string, count, 'pages'));
+  const removed = new Set(pagesIn(ctx.options.pages, count, 'pages'));
   const kept = Array.from({ length: count }, (_, i) => i + 1).filter((p) => !removed.has(p));
   if (kept.length === 0) {
     fail('invalid_option', `The option "pages" names every page of the document; at least one page must stay.`);
@@ -16,4 +17,4 @@ export const removePages: ToolRun = async (ctx) => {
     path: out,
     properties: { pages: kept.length, removed: removed.size },
   };
-};
+}

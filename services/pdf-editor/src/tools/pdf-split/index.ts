@@ -1,8 +1,9 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pageCount, qpdf, type ToolContext, type ToolRun, mapLimit, parallelism } from '@quire/service-kit';
-import { openInput, pageRangesIn, qpdfRange, stem, workPath } from '../pdf.ts';
-import { createZip, type ZipWriter } from '../zip.ts';
+import type { ToolOptions } from '@quire/catalog';
+import { mapLimit, pageCount, parallelism, qpdf, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { openInput, pageRangesIn, qpdfRange, stem, workPath } from '../../pdf.ts';
+import { createZip, type ZipWriter } from './zip.ts';
 
 interface Part {
   path: string;
@@ -17,10 +18,10 @@ const watchInterval = 150;
  * A ZIP of PDFs: one per range asked for, or one per page by default, named after the input and the
  * pages each holds (`report-p1-3.pdf`, `report-p4.pdf`), in order.
  */
-export const split: ToolRun = async (ctx) => {
+export async function run(ctx: ToolContext<ToolOptions<'pdf-split'>>): Promise<ToolResult> {
   const input = ctx.inputs[0]!;
   const source = await openInput(ctx, input);
-  const spec = ctx.options.ranges as string | undefined;
+  const spec = ctx.options.ranges;
   const ranges = spec === undefined ? undefined : pageRangesIn(spec, await pageCount(source, ctx), 'ranges');
   const zipPath = workPath(ctx, 'split.zip');
   const zip = createZip(zipPath);
@@ -34,7 +35,7 @@ export const split: ToolRun = async (ctx) => {
     zip.abort();
     throw err;
   }
-};
+}
 
 function partName(base: string, first: number, last: number): string {
   return first === last ? `${base}-p${first}.pdf` : `${base}-p${first}-${last}.pdf`;
