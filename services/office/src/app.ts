@@ -11,7 +11,7 @@ import {
 } from '@quire/service-kit';
 import client from 'prom-client';
 import { OfficeEngine, type EngineSettings } from './engine/engine.ts';
-import { gotenbergRoutes } from './gotenberg.ts';
+import { libreOfficeRoute } from './gotenberg/route.ts';
 import { readSettings } from './settings.ts';
 import { officeTools } from './tools.ts';
 
@@ -45,7 +45,7 @@ export function createApp(overrides: Partial<EngineSettings> = {}): OfficeApp {
       kit = k;
       countRestart = countRestarts(k.metrics, 'libreoffice');
       officeMetrics(k, engine);
-      gotenbergRoutes(app, k, engine);
+      libreOfficeRoute(app, k, engine);
     },
   });
 

@@ -2,7 +2,7 @@ import { readServiceConfig } from '@quire/service-kit';
 import { createApp } from './app.ts';
 
 // Wiring only. The kit's startService builds its own app, and the office service needs a front for
-// Gotenberg's /health and /version, so it listens here the same way (see the integration notes).
+// Gotenberg's /health and /version, so it listens here the same way.
 
 // Every setting is checked before LibreOffice starts: a bad one stops the service here, naming the setting.
 const { port, host } = readServiceConfig('office');

@@ -19,8 +19,8 @@ const wanted: Record<Family, string> = {
 
 /**
  * One run per catalog tool: the kit has checked the upload and the options and holds a queue slot;
- * this judges the document by content again (the kit cannot yet tell OLE2 or CSV), converts it on a
- * warm listener and reports the pages made.
+ * this reads what the kit's check does not keep (the format LibreOffice is told, a CSV's dialect, an
+ * encrypted envelope), converts the document on a warm listener and reports the pages made.
  */
 function officeToPdf(engine: OfficeEngine, family: Family): ToolRun {
   return async (ctx) => {
