@@ -4,9 +4,11 @@ import {
   ToolError,
   checkPublicUrl,
   checkToolRequest,
+  runJob,
   safeName,
   toToolError,
   trackRequest,
+  type Job,
   type Logger,
 } from '@quire/service-kit';
 import { userOf } from './auth.ts';
@@ -63,36 +65,21 @@ export function runChain(deps: RunDeps) {
     const label = chain.length > 1 ? 'workflow' : first.id;
     // One count per public request, under its tool or `workflow`; the services count each step.
     const finish = trackRequest(deps, label, res.locals.requestId as string);
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort(new ToolError('timeout', 'The request was cancelled.'));
-    });
     try {
       const request = await checkToolRequest(first, req);
       if (request.url) await checkPublicUrl(request.url);
-      let inputs: StepInput[] = request.inputs.map((i) => ({ path: i.path, name: i.name }));
-      let output: StepOutput | undefined;
-      for (const [i, tool] of chain.entries()) {
-        try {
-          output = await deps.client.run({
-            tool,
-            inputs,
-            fields: i === 0 ? forwardedFields(tool, req.body ?? {}) : {},
-            workdir: res.locals.workdir as string,
-            requestId: res.locals.requestId as string,
-            signal: abort.signal,
-          });
-        } catch (err) {
-          const e = toToolError(err);
-          if (chain.length === 1) throw e;
-          throw new ToolError(e.code, `Step ${i + 1} (${tool.name}): ${e.message}`, {
-            cause: e.cause,
-            headers: e.headers,
-          });
-        }
-        inputs = [{ path: output.path, name: output.name }];
-      }
-      const download = await deps.store.save(output!.path, safeName(output!.name));
+      const steps: Steps = {
+        chain,
+        inputs: request.inputs.map(({ path, name, kind }) => ({ path, name, kind })),
+        fields: forwardedFields(first, req.body ?? {}),
+        requestId: res.locals.requestId as string,
+      };
+      // The services keep the queue; the gateway's job is the deadline and the abort, each step with a call's whole time.
+      const limits = { timeoutMs: deps.client.timeoutMs * chain.length };
+      const output = await runJob(res, res.locals.workdir as string, limits, (job) =>
+        runSteps(deps.client, steps, job),
+      );
+      const download = await deps.store.save(output.path, safeName(output.name));
       deps.metrics.resultsSaved.inc();
       // Counted once the result is kept: a run whose result could not be stored was no use to anyone.
       for (const tool of chain) await countUse(deps.db, tool.id);
@@ -106,11 +93,37 @@ export function runChain(deps: RunDeps) {
           expiresAt: new Date(Date.now() + deps.store.ttlMs),
         });
       }
-      res.json({ download, properties: output!.properties });
+      res.json({ download, properties: output.properties });
       finish('ok');
     } catch (err) {
       finish(toToolError(err).code);
       next(err);
     }
   };
+}
+
+interface Steps {
+  chain: Tool[];
+  inputs: StepInput[];
+  /** The first step's fields; later steps take their defaults. */
+  fields: Record<string, string>;
+  requestId: string;
+}
+
+/** Each step on the one before's result; in a workflow, an error names the step at fault. */
+async function runSteps(client: ServiceClient, steps: Steps, job: Job): Promise<StepOutput> {
+  let inputs = steps.inputs;
+  let output: StepOutput | undefined;
+  for (const [i, tool] of steps.chain.entries()) {
+    try {
+      const fields = i === 0 ? steps.fields : {};
+      output = await client.run({ tool, inputs, fields, requestId: steps.requestId, job });
+    } catch (err) {
+      const e = toToolError(err);
+      if (steps.chain.length === 1) throw e;
+      throw new ToolError(e.code, `Step ${i + 1} (${tool.name}): ${e.message}`, { cause: e.cause, headers: e.headers });
+    }
+    inputs = [{ path: output.path, name: output.name, kind: output.kind }];
+  }
+  return output!;
 }

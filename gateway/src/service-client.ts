@@ -4,12 +4,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { errorCodes, isFileKind, type ErrorCode, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
-import { ToolError, resultName } from '@quire/service-kit';
+import { ToolError, type Job } from '@quire/service-kit';
 import { convertWithGotenberg } from './gotenberg-client.ts';
 
 export interface StepInput {
   path: string;
   name: string;
+  /** What the file is, judged by content (the upload's check, or the step that made it). */
+  kind: FileKind;
 }
 
 export interface StepOutput {
@@ -24,25 +26,29 @@ export interface StepRequest {
   inputs: StepInput[];
   /** Form fields to pass on as given: options, password, url. */
   fields: Record<string, string>;
-  workdir: string;
   requestId: string;
-  signal: AbortSignal;
+  /** The request's job: results are written in its work folder, and the call ends when its signal aborts. */
+  job: Job;
 }
 
 let outputs = 0;
 
 /**
- * Calls the service that owns a tool over HTTP and keeps its result in the work directory. A service may
- * run as several instances: calls start at each in turn, and move on to the next one only when the
- * connection is refused, since such a request never reached a service.
+ * Calls the service that owns a tool over HTTP, by the contract's `/tools/:id`, and keeps its result
+ * in the work folder. A service may run as several instances: calls start at each in turn, and move
+ * on to the next one only when the connection is refused, since such a request never reached a
+ * service. An office instance that is an official Gotenberg is called through its own route.
  */
 export class ServiceClient {
   /** Where each service's next call starts. */
   private readonly turn = new Map<ServiceName, number>();
+  /** Whether each office instance is an official Gotenberg, once it has said so. */
+  private readonly gotenberg = new Map<string, boolean>();
 
   constructor(
     private readonly urls: Partial<Record<ServiceName, string[]>>,
-    private readonly timeoutMs: number,
+    /** Longest one call may take: the service's own job limit and a margin. */
+    readonly timeoutMs: number,
   ) {}
 
   isDeployed(service: ServiceName): boolean {
@@ -61,22 +67,34 @@ export class ServiceClient {
     const bases = this.instances(step.tool.service);
     if (bases.length === 0)
       throw new ToolError('not_available', `The ${step.tool.name} tool is not available on this server yet.`);
-    const signal = AbortSignal.any([step.signal, AbortSignal.timeout(this.timeoutMs)]);
-    if (step.tool.service === 'office') {
-      // Office documents go over Gotenberg's API, so OFFICE_URL may name our service or Gotenberg itself.
-      const input = step.inputs[0]!;
-      const r = await convertWithGotenberg(bases[0]!, input.path, input.name, step.fields, step.requestId, signal);
-      return { path: r.path, kind: 'pdf', name: resultName(input.name, 'pdf'), properties: r.properties };
+    for (let i = 0; ; i++) {
+      try {
+        return await this.runOn(bases[i]!, step);
+      } catch (err) {
+        if (refused(err) && i + 1 < bases.length) continue;
+        throw failure(err, step.job.signal);
+      }
+    }
+  }
+
+  private async runOn(base: string, step: StepRequest): Promise<StepOutput> {
+    const path = join(step.job.workdir, `out-${++outputs}`);
+    if (step.tool.service === 'office' && (await this.isGotenberg(base, step.job.signal))) {
+      return convertWithGotenberg(base, step, path);
     }
     const form = new FormData();
     for (const input of step.inputs) form.append('file', await openAsBlob(input.path), input.name);
     for (const [k, v] of Object.entries(step.fields)) form.append(k, v);
-    const res = await post(bases, `/tools/${step.tool.id}`, form, step.requestId, signal);
+    const res = await fetch(`${base}/tools/${step.tool.id}`, {
+      method: 'POST',
+      body: form,
+      headers: { 'X-Request-Id': step.requestId },
+      signal: step.job.signal,
+    });
     if (!res.ok) throw await errorFrom(res, step.tool.service);
     const kind = res.headers.get('x-quire-output-kind') ?? '';
     if (!isFileKind(kind) || !res.body)
       throw new ToolError('internal', undefined, { cause: new Error(`bad answer from ${step.tool.service}`) });
-    const path = join(step.workdir, `out-${++outputs}`);
     await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(path));
     return {
       path,
@@ -84,6 +102,25 @@ export class ServiceClient {
       name: decodeURIComponent(res.headers.get('x-quire-output-name') ?? `result.${kind}`),
       properties: parseJson(res.headers.get('x-quire-properties')),
     };
+  }
+
+  /**
+   * Whether an office instance is an official Gotenberg rather than Quire's office service, which
+   * answers Gotenberg's `/version` with `-quire` in it. Asked once per instance; one that does not
+   * answer is taken for ours until it does (the call that follows fails as any call to it would).
+   */
+  private async isGotenberg(base: string, signal: AbortSignal): Promise<boolean> {
+    const known = this.gotenberg.get(base);
+    if (known !== undefined) return known;
+    try {
+      const res = await fetch(`${base}/version`, { signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]) });
+      if (!res.ok) return false;
+      const official = !(await res.text()).includes('-quire');
+      this.gotenberg.set(base, official);
+      return official;
+    } catch {
+      return false;
+    }
   }
 
   /** Which services answer their health check: up while one of its instances does. */
@@ -105,28 +142,18 @@ export class ServiceClient {
   }
 }
 
-/** Posts to the first instance that takes the connection; any other failure is the answer. */
-async function post(
-  bases: string[],
-  path: string,
-  form: FormData,
-  requestId: string,
-  signal: AbortSignal,
-): Promise<Response> {
-  for (let i = 0; ; i++) {
-    try {
-      return await fetch(`${bases[i]}${path}`, {
-        method: 'POST',
-        body: form,
-        headers: { 'X-Request-Id': requestId },
-        signal,
-      });
-    } catch (err) {
-      if (refused(err) && i + 1 < bases.length) continue;
-      if ((err as Error).name === 'TimeoutError') throw new ToolError('timeout', undefined, { cause: err });
-      throw new ToolError('not_available', undefined, { cause: err });
-    }
+/**
+ * A failed call as the contract's error: the job's own reason when it was stopped (time up, client
+ * gone), not_available when the service could not be reached or cut the answer off.
+ */
+function failure(err: unknown, signal: AbortSignal): ToolError {
+  if (err instanceof ToolError) return err;
+  if (signal.aborted) {
+    return signal.reason instanceof ToolError ? signal.reason : new ToolError('timeout', undefined, { cause: err });
   }
+  // fetch says a connection refused, reset or not resolved with a TypeError.
+  if (err instanceof TypeError) return new ToolError('not_available', undefined, { cause: err });
+  return new ToolError('internal', undefined, { cause: err });
 }
 
 /** A refused connection (fetch names it in its error's causes): the request was never sent. */
