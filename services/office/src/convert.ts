@@ -1,6 +1,6 @@
 import { copyFile, link, mkdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { ToolError } from '@quire/service-kit';
+import { remaining, ToolError } from '@quire/service-kit';
 import type { CsvDialect, Family, OfficeFormat } from '@quire/service-kit';
 import { EngineError, type OfficeEngine } from './engine/engine.ts';
 
@@ -59,7 +59,7 @@ export async function convertDocument(engine: OfficeEngine, job: ConvertJob): Pr
   const convert = () =>
     engine.convert(request, {
       signal: job.signal,
-      timeoutMs: Math.min(engine.settings.jobTimeoutMs, Math.max(1000, job.deadline - Date.now() - deadlineMargin)),
+      timeoutMs: Math.min(engine.settings.jobTimeoutMs, remaining(job.deadline - deadlineMargin)),
     });
   let result: Awaited<ReturnType<OfficeEngine['convert']>>;
   try {
