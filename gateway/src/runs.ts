@@ -74,7 +74,7 @@ export function runChain(deps: RunDeps) {
         fields: forwardedFields(first, req.body ?? {}),
         requestId: res.locals.requestId as string,
       };
-      // The services keep the queue; the gateway's job is the deadline and the abort, each step with a call's whole time.
+      // No queue here (each service keeps its own); each step may take a whole call's time.
       const limits = { timeoutMs: deps.client.timeoutMs * chain.length };
       const output = await runJob(res, res.locals.workdir as string, limits, (job) =>
         runSteps(deps.client, steps, job),

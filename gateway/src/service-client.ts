@@ -51,10 +51,6 @@ export class ServiceClient {
     readonly timeoutMs: number,
   ) {}
 
-  isDeployed(service: ServiceName): boolean {
-    return Boolean(this.urls[service]?.length);
-  }
-
   /** The service's instances, starting with the one whose turn it is. */
   private instances(service: ServiceName): string[] {
     const urls = this.urls[service] ?? [];
