@@ -192,9 +192,9 @@ describe('Prometheus scraping a running stack', () => {
       gateway: 1,
       'pdf-editor': 1,
     });
-    // The gateway reaches the office service through its Gotenberg route.
+    // The gateway reaches the office service by the tool's own route, as every service.
     expect(await seriesBy('quire_requests_total{outcome="ok",service="office"}', 'tool', 1)).toEqual({
-      'libreoffice-convert': 1,
+      'word-to-pdf': 1,
     });
     expect(await seriesBy('quire_requests_total{outcome="ok",service="renderer"}', 'tool', 1)).toEqual({
       'html-to-pdf': 1,
