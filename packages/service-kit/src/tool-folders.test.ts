@@ -31,7 +31,8 @@ const imageTools = toolsOf('image').map((t) => t.id);
 
 describe('a service’s tools from its folders', () => {
   it('runs each catalog tool of the service from its own folder, with what the service shares', async () => {
-    const tools = toolFolders('image', toolsDir(imageTools), { engine: 'shared' });
+    const { tools, loaded } = toolFolders('image', toolsDir(imageTools), { engine: 'shared' });
+    await loaded;
     expect(Object.keys(tools).sort()).toEqual([...imageTools].sort());
     const result = await tools['pdf-to-images']!(job({ dpi: 72 }));
     expect(result).toEqual({
@@ -45,11 +46,16 @@ describe('a service’s tools from its folders', () => {
     expect(() => toolFolders('image', toolsDir([...imageTools, 'pdf-merge']))).toThrow('tools/pdf-merge');
   });
 
-  it('fails the calls of a tool whose module has no run function', async () => {
+  it('fails the start, and the calls of the tool, when a module has no run function or cannot load', async () => {
     const dir = toolsDir(imageTools);
     writeFileSync(new URL('jpg-to-pdf/index.ts', dir), 'export const walk = 1;\n');
-    const tools = toolFolders('image', dir);
+    const { tools, loaded } = toolFolders('image', dir);
+    await expect(loaded).rejects.toThrow('exports no run function');
     await expect(tools['jpg-to-pdf']!(job({}))).rejects.toThrow('exports no run function');
     expect((await tools['image-to-pdf']!(job({}))).path).toBe('image-to-pdf');
+
+    const failing = toolsDir(imageTools);
+    writeFileSync(new URL('jpg-to-pdf/index.ts', failing), "throw new Error('Setting X is bad');\n");
+    await expect(toolFolders('image', failing).loaded).rejects.toThrow('Setting X is bad');
   });
 });

@@ -1,15 +1,8 @@
 import sharp from 'sharp';
-import type { ToolId } from '@quire/catalog';
-import { createServiceApp, exec, type ServiceOptions, type ToolRun } from '@quire/service-kit';
-import { imagesToPdf } from './tools/images-to-pdf.ts';
-import { pdfToImages } from './tools/pdf-to-images.ts';
+import { createServiceApp, exec, toolFolders, type ServiceOptions } from '@quire/service-kit';
 
-/** The catalog's image tools, by canonical id. JPG to PDF is Image to PDF with JPEG inputs only. */
-export const tools = {
-  'jpg-to-pdf': imagesToPdf,
-  'image-to-pdf': imagesToPdf,
-  'pdf-to-images': pdfToImages,
-} satisfies Partial<Record<ToolId, ToolRun>>;
+/** The catalog's image tools, each from its folder under tools/. */
+export const { tools, loaded } = toolFolders('image', new URL('./tools/', import.meta.url));
 
 /** The engines answer: sharp decodes and encodes a pixel, poppler and qpdf start. */
 export async function health(): Promise<Record<string, unknown>> {

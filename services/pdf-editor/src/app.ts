@@ -1,7 +1,7 @@
 import { createServiceApp, exec, toolFolders, type ServiceOptions } from '@quire/service-kit';
 
 /** The catalog's pdf-editor tools, each from its folder under tools/. */
-export const tools = toolFolders('pdf-editor', new URL('./tools/', import.meta.url));
+export const { tools, loaded } = toolFolders('pdf-editor', new URL('./tools/', import.meta.url));
 
 /** The engines answer: qpdf for every tool, Ghostscript for compression. */
 export async function health(): Promise<Record<string, unknown>> {

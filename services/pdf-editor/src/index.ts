@@ -1,1 +1,1 @@
-export { createApp, health, tools } from './app.ts';
+export { createApp, health, loaded, tools } from './app.ts';

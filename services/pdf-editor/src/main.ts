@@ -1,6 +1,8 @@
 import { readServiceConfig, startService } from '@quire/service-kit';
-import { health, tools } from './app.ts';
+import { health, loaded, tools } from './app.ts';
 
 // Every setting is checked before the service starts: a bad one stops it here, naming the setting.
 readServiceConfig('pdf-editor');
+// So do a tool that cannot load and the settings its code reads.
+await loaded;
 startService({ name: 'pdf-editor', tools, health });

@@ -1,19 +1,19 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mapLimit, parallelism, type ToolRun } from '@quire/service-kit';
-import { limits } from '../config.ts';
-import { prepare, probe, tooManyPages, type Frame, type Prepared } from '../images/frames.ts';
-import { placeImage, type PageSize } from '../pdf/layout.ts';
-import { ImagePdfWriter } from '../pdf/writer.ts';
-import { inOrder } from '../util.ts';
+import { mapLimit, parallelism, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { limits } from './config.ts';
+import { prepare, probe, tooManyPages, type Frame, type Prepared } from './images/frames.ts';
+import { placeImage, type PageSize } from './pdf/layout.ts';
+import { ImagePdfWriter } from './pdf/writer.ts';
+import { inOrder } from './util.ts';
 
 /**
- * JPG to PDF and Image to PDF: one page per image, or per page of a multi-page TIFF, in the order
+ * JPG to PDF and Image to PDF (the catalog says which images each takes): one page per image, or per page of a multi-page TIFF, in the order
  * sent, each shown as it is displayed (EXIF orientation applied by the page's matrix). JPEGs go in as
  * they are, never re-encoded; other images losslessly; transparency is kept as a soft mask.
  */
-export const imagesToPdf: ToolRun = async (ctx) => {
-  const pageSize = (ctx.options.pageSize as PageSize | undefined) ?? 'fit';
+export async function imagesToPdf(ctx: ToolContext<{ pageSize: PageSize }>): Promise<ToolResult> {
+  const { pageSize } = ctx.options;
   // Every header first, so a pixel bomb or too many pages is refused before any work.
   const frames: Frame[] = (await mapLimit(ctx.inputs, parallelism(), (input) => probe(input))).flat();
   if (frames.length > limits.maxPages) throw tooManyPages(frames.length);
@@ -62,4 +62,4 @@ export const imagesToPdf: ToolRun = async (ctx) => {
       pageSize,
     },
   };
-};
+}

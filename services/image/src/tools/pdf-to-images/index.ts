@@ -10,12 +10,13 @@ import {
   ToolError,
   type DrawnImage,
   type ToolContext,
-  type ToolRun,
+  type ToolResult,
   parallelism,
 } from '@quire/service-kit';
-import { limits } from '../config.ts';
-import { inOrder, stem } from '../util.ts';
-import { createZip } from '../zip.ts';
+import type { ToolOptions } from '@quire/catalog';
+import { limits } from '../../config.ts';
+import { inOrder, stem } from '../../util.ts';
+import { createZip } from './zip.ts';
 
 interface PageBox {
   /** Crop box size in points: what a reader shows, and what pdftoppm -cropbox renders. */
@@ -28,10 +29,9 @@ interface PageBox {
  * poppler's pdftoppm at the dpi asked for, a few runs of pages side by side. Refused up front when
  * the pages would make more pixels than the service allows.
  */
-export const pdfToImages: ToolRun = async (ctx) => {
+export async function run(ctx: ToolContext<ToolOptions<'pdf-to-images'>>): Promise<ToolResult> {
   const input = ctx.inputs[0]!;
-  const format = ctx.options.format === 'jpg' ? 'jpg' : 'png';
-  const dpi = Number(ctx.options.dpi ?? 150);
+  const { format, dpi } = ctx.options;
   const source = await openPdf(input.path, ctx.password, ctx, join(ctx.workdir, 'opened.pdf'));
   // qpdf's count, the one the kit checks the result against (poppler reads a few files qpdf gives
   // up on, but a result whose pages cannot be checked is not offered).
@@ -67,7 +67,7 @@ export const pdfToImages: ToolRun = async (ctx) => {
     name: `${base}-images.zip`,
     properties: { pages: count, images: count, format, dpi, megapixels },
   };
-};
+}
 
 interface Run {
   first: number;

@@ -1,0 +1,7 @@
+import type { ToolOptions } from '@quire/catalog';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
+import { imagesToPdf } from '../../images-to-pdf.ts';
+
+export function run(ctx: ToolContext<ToolOptions<'image-to-pdf'>>): Promise<ToolResult> {
+  return imagesToPdf(ctx);
+}
