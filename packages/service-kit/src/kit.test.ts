@@ -32,10 +32,14 @@ describe('exec', () => {
   it('kills the whole process group on timeout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'exec-'));
     const pidFile = join(dir, 'child');
-    const started = exec('sh', ['-c', `sleep 60 & echo $! > ${pidFile}; wait`], { timeoutMs: 500 });
+    // The time limit leaves the shell time to start its child and write its pid, even on a busy machine.
+    const started = exec('sh', ['-c', `sleep 60 & echo $! > ${pidFile}; wait`], { timeoutMs: 2000 });
     await expect(started).rejects.toMatchObject({ code: 'timeout' });
     const child = Number(execFileSync('cat', [pidFile]).toString());
-    await new Promise((r) => setTimeout(r, 100));
+    // SIGKILL is sent before the rejection; the child is gone once the kernel has run its exit. Left
+    // alive, it would sleep on for a minute, well past this bound.
+    for (const end = Date.now() + 20_000; alive(child) && Date.now() < end;)
+      await new Promise((r) => setTimeout(r, 50));
     expect(alive(child)).toBe(false);
   });
 

@@ -26,7 +26,12 @@ export interface Call {
   error?: { code: string; message: string };
   properties: Record<string, unknown>;
   headers: Record<string, string>;
-  ms: number;
+  /**
+   * CPU time this process spent during the call (the upload, the tool's work in this process, the
+   * answer; not the child processes that check the result). Unlike time on the clock, it does not grow
+   * when other work keeps the machine busy.
+   */
+  cpuMs: number;
 }
 
 /** Posts files (paths, or buffers with a name) and fields to a tool of the app, as the gateway does. */
@@ -36,7 +41,7 @@ export async function call(
   files: (string | { name: string; data: Buffer })[],
   fields: Record<string, string> = {},
 ): Promise<Call> {
-  const start = Date.now();
+  const start = process.cpuUsage();
   let req = request(app).post(`/tools/${tool}`);
   for (const f of files) req = typeof f === 'string' ? req.attach('file', f) : req.attach('file', f.data, f.name);
   for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
@@ -46,13 +51,14 @@ export async function call(
     r.on('end', () => cb(null, Buffer.concat(chunks)));
   });
   const body = res.body as Buffer;
-  const ms = Date.now() - start;
+  const used = process.cpuUsage(start);
+  const cpuMs = (used.user + used.system) / 1000;
   const headers = res.headers as Record<string, string>;
   if (res.status !== 200) {
     const json = JSON.parse(body.toString('utf8')) as { error: { code: string; message: string } };
-    return { status: res.status, body, error: json.error, properties: {}, headers, ms };
+    return { status: res.status, body, error: json.error, properties: {}, headers, cpuMs };
   }
-  return { status: 200, body, properties: JSON.parse(headers['x-quire-properties'] ?? '{}'), headers, ms };
+  return { status: 200, body, properties: JSON.parse(headers['x-quire-properties'] ?? '{}'), headers, cpuMs };
 }
 
 /** A successful call's result saved to a file. */

@@ -30,8 +30,11 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  // The kit removes a request's directory once its response has ended; give that a moment.
-  for (let i = 0; i < 50 && readdirSync(workDir).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  // The kit removes a request's directory once its response has ended: waited for, within a bound
+  // that only a leak reaches.
+  for (const end = Date.now() + 30_000; readdirSync(workDir).length > 0 && Date.now() < end;) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const left = readdirSync(workDir);
   rmSync(workDir, { recursive: true, force: true });
   cleanScratch();
@@ -127,10 +130,10 @@ describe('JPEG pass-through', () => {
   it('turns the 280 MP JPEG into a page at once, in little memory, without decoding it', async () => {
     const file = image('sharp-giant-image-20000x14000.jpg');
     const before = process.memoryUsage().rss;
-    const { path, ms } = await result(app, 'jpg-to-pdf', [file]);
-    // The tool takes well under a second; the kit's checks of the result (qpdf --check, a rendering
-    // at 9 dpi) take some seconds more for 280 MP, in about 12 MB each.
-    expect(ms).toBeLessThan(60_000);
+    const { path, cpuMs } = await result(app, 'jpg-to-pdf', [file]);
+    // The tool takes well under a second of this process's time; the kit's checks of the result
+    // (qpdf --check, a rendering at 9 dpi) run in processes of their own, in about 12 MB each.
+    expect(cpuMs).toBeLessThan(1000);
     // Decoding it would take 280 MB at the least.
     expect(process.memoryUsage().rss - before).toBeLessThan(150 * 1024 * 1024);
     const [img] = pageImages(path);
@@ -209,8 +212,8 @@ describe('transparency', () => {
       })
       .png()
       .toBuffer();
-    const { path, ms } = await result(app, 'image-to-pdf', [{ name: 'varied.png', data }]);
-    expect(ms).toBeLessThan(30_000);
+    const { path, cpuMs } = await result(app, 'image-to-pdf', [{ name: 'varied.png', data }]);
+    expect(cpuMs).toBeLessThan(3000);
     expect(rawObject(path, pageImages(path)[0]!.object).dict).toMatch(/\/SMask \d+ 0 R/);
     expect(await meanDifference(await renderPng(path, 1, 36), await displayed(data))).toBeLessThan(sameImage);
   });
@@ -337,7 +340,7 @@ describe('refusals', () => {
     expect(r.error?.message).toBe(
       'This image is too large: "sharp-65536x65536-uint32-limit.png" has 65536×65536 pixels; the limit is 300 megapixels.',
     );
-    expect(r.ms).toBeLessThan(2000);
+    expect(r.cpuMs).toBeLessThan(1000);
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
   });
 

@@ -217,6 +217,15 @@ export function leftovers(dir: string): string[] {
   }
 }
 
+/**
+ * Files left under a directory once the requests' folders, removed just after their answers, have had
+ * time to go: polled, within a bound that only a leak reaches.
+ */
+export async function settledLeftovers(dir: string, ms = 30_000): Promise<string[]> {
+  for (const end = Date.now() + ms; leftovers(dir).length > 0 && Date.now() < end;) await sleep(100);
+  return leftovers(dir);
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }

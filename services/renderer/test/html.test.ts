@@ -9,12 +9,11 @@ import {
   call,
   corpusHtml,
   info,
-  leftovers,
   lieAboutSizes,
   makeZip,
   pageCount,
   removeScratch,
-  sleep,
+  settledLeftovers,
   text,
   words,
 } from './helpers.ts';
@@ -35,9 +34,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await renderer.close();
   removeScratch();
-  // Work directories go when each response closes; give the last one a moment.
-  for (let i = 0; i < 50 && leftovers(workDir).length > 0; i++) await sleep(100);
-  expect(leftovers(workDir)).toEqual([]);
+  // Work directories go when each response closes.
+  expect(await settledLeftovers(workDir)).toEqual([]);
   rmSync(workDir, { recursive: true, force: true });
 });
 

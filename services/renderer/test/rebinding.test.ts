@@ -10,7 +10,17 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp, createRenderer, type Renderer } from '../src/index.ts';
-import { call, html, leftovers, removeScratch, sleep, startSite, startTrap, text, type Trap } from './helpers.ts';
+import {
+  call,
+  html,
+  removeScratch,
+  settledLeftovers,
+  sleep,
+  startSite,
+  startTrap,
+  text,
+  type Trap,
+} from './helpers.ts';
 
 /** The test's resolver: names it answers for, each with the address it gives at this lookup. */
 const names = vi.hoisted(() => new Map<string, (lookup: number) => string>());
@@ -71,8 +81,7 @@ afterAll(async () => {
   await renderer.close();
   removeScratch();
   await Promise.all([site.close(), rebound.close(), trap.close()]);
-  for (let i = 0; i < 50 && leftovers(workDir).length > 0; i++) await sleep(100);
-  expect(leftovers(workDir)).toEqual([]);
+  expect(await settledLeftovers(workDir)).toEqual([]);
   rmSync(workDir, { recursive: true, force: true });
 });
 

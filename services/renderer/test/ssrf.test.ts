@@ -11,7 +11,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createApp, createRenderer, type Renderer } from '../src/index.ts';
 import { resolveAllowed } from '../src/net/address.ts';
 import { parseAllowList } from '../src/settings.ts';
-import { call, corpusHtml, leftovers, makeZip, removeScratch, sleep, startTrap, text, type Trap } from './helpers.ts';
+import {
+  call,
+  corpusHtml,
+  makeZip,
+  removeScratch,
+  settledLeftovers,
+  sleep,
+  startTrap,
+  text,
+  type Trap,
+} from './helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
@@ -34,8 +44,7 @@ afterAll(async () => {
   await renderer.close();
   removeScratch();
   await trap.close();
-  for (let i = 0; i < 50 && leftovers(workDir).length > 0; i++) await sleep(100);
-  expect(leftovers(workDir)).toEqual([]);
+  expect(await settledLeftovers(workDir)).toEqual([]);
   rmSync(workDir, { recursive: true, force: true });
   rmSync(files, { recursive: true, force: true });
 });

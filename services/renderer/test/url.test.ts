@@ -16,9 +16,9 @@ import {
   corpusHtml,
   html,
   info,
-  leftovers,
   pageCount,
   removeScratch,
+  settledLeftovers,
   sleep,
   startSite,
   startTrap,
@@ -137,8 +137,7 @@ afterAll(async () => {
   removeScratch();
   await trap.close();
   await site.close();
-  for (let i = 0; i < 50 && leftovers(workDir).length > 0; i++) await sleep(100);
-  expect(leftovers(workDir)).toEqual([]);
+  expect(await settledLeftovers(workDir)).toEqual([]);
   rmSync(workDir, { recursive: true, force: true });
 });
 
