@@ -85,7 +85,7 @@ export async function startPostgres(): Promise<Postgres> {
     server = proc;
     let log = '';
     proc.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 120_000;
     for (;;) {
       const client = new pg.Client({ connectionString: url });
       try {
@@ -113,6 +113,8 @@ export async function startPostgres(): Promise<Postgres> {
     process.kill(-proc.pid!, 'SIGINT');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (!gone()) process.kill(-proc.pid!, 'SIGKILL');
+    // Down means gone: a server started again on the same port and cluster must not meet this one.
+    await exited;
   };
 
   try {
