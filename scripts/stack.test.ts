@@ -3,7 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findNginx, renderNginxConfig, renderTemplate, startStack } from './stack.ts';
+import { errorCodes } from '@quire/catalog';
+import { errorPages, renderNginxConfig, renderTemplate } from '../infra/nginx/render.ts';
+import { findNginx, startStack } from './stack.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -70,12 +72,34 @@ describe('the nginx config', () => {
     // Without sign-in (or tags), the policy is the site's own.
     expect(conf).toContain("connect-src 'self';");
     expect(conf).toContain("frame-src 'self' blob:;");
+    // What nginx itself refuses is answered with the catalog's status and body.
+    for (const [code, status] of [
+      ['file_too_large', 413],
+      ['rate_limited', 429],
+      ['not_available', 503],
+      ['timeout', 504],
+    ] as const) {
+      expect(errorCodes[code].status).toBe(status);
+      const body = JSON.stringify({ error: { code, message: errorCodes[code].message } });
+      expect(conf).toContain(`location @${code} {`);
+      expect(conf).toContain(`return ${status} '${body}';`);
+    }
+    expect(conf).toMatch(/error_page 502 503 =503 @not_available;/);
     await writeFile(join(dir, 'nginx.conf'), conf);
     const out = execFileSync(findNginx(), ['-t', '-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     expect(out).toBe('');
+  });
+});
+
+describe("nginx's error pages", () => {
+  it('are indented to sit in the template, one named location per refusal', () => {
+    const { pages, locations } = errorPages('  ');
+    expect(pages.split('\n  ')).toHaveLength(4);
+    expect(locations).toMatch(/^location @file_too_large \{\n {6}types \{ \}\n/);
+    expect(locations.match(/^ {2}location @/gm)).toHaveLength(3);
   });
 });
 
@@ -156,6 +180,20 @@ describe('startStack', () => {
     }
     await expect(fetch(`${emulator}/`)).rejects.toThrow();
   }, 300_000);
+
+  it('refuses a bad shared setting before it starts anything, naming it', async () => {
+    await expect(startStack({ ...options(), env: { JOB_TIMEOUT_MS: '2m' } })).rejects.toThrow(
+      'Setting JOB_TIMEOUT_MS must be a whole number, not "2m"',
+    );
+  });
+
+  it("names the setting that stopped a service at start, from the service's own message", async () => {
+    await expect(
+      startStack({ ...options(), services: ['pdf-editor'], env: { QUEUE_MAX_WAITING: 'lots' } }),
+    ).rejects.toThrow(
+      /pdf-editor exited with code 1 before it was healthy[\s\S]*Setting QUEUE_MAX_WAITING must be a whole number, not "lots"/,
+    );
+  });
 
   it('refuses to start without a gateway entry', async () => {
     await expect(startStack({ ...options(), gatewayEntry: join(dir, 'none.ts') })).rejects.toThrow('does not exist');

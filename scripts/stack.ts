@@ -4,28 +4,22 @@
  * files in the run directory. Used by `npm start` and by the contract tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  accessSync,
-  constants as fsConstants,
-  createWriteStream,
-  existsSync,
-  statSync,
-  type WriteStream,
-} from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { accessSync, constants as fsConstants, createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { constants, services, type ServiceName } from '@quire/catalog';
-import { cspHashesFile } from '../frontend/scripts/postbuild.ts';
-import { demoProjectId, prepareAuthEmulator } from '../gateway/test/firebase-emulator.ts';
+import { services, type ServiceName } from '@quire/catalog';
+import { defaults } from '@quire/service-kit';
+import { readNginxSettings, renderNginxConfig, type NginxSettings } from '../infra/nginx/render.ts';
+import { demoProjectId, prepareAuthEmulator } from '../gateway/src/auth-emulator.ts';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const defaultPorts = {
-  public: 8080,
-  gateway: 3100,
+  public: defaults.publicPort,
+  gateway: defaults.gatewayPort,
   /** The Firebase Auth emulator, and the hub and logging ports its suite takes beside it. */
   authEmulator: 9099,
   emulatorHub: 4400,
@@ -120,104 +114,6 @@ interface Child {
 
 const tailLines = 25;
 
-/** Fills the template's `${NAME}` placeholders; a placeholder without a value is an error. */
-export function renderTemplate(template: string, values: Record<string, string>): string {
-  const missing = new Set<string>();
-  const out = template.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (_, name: string) => {
-    if (!Object.hasOwn(values, name)) missing.add(name);
-    return values[name] ?? '';
-  });
-  if (missing.size > 0) throw new Error(`The nginx template needs a value for ${[...missing].join(', ')}`);
-  return out;
-}
-
-/** True when a user other than the owner can reach `path` (every folder above it searchable, it readable). */
-export function othersCanReach(path: string): boolean {
-  try {
-    if (!(statSync(path).mode & 0o004)) return false;
-    for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
-      if (!(statSync(dir).mode & 0o001)) return false;
-      if (dir === dirname(dir)) return true;
-    }
-  } catch {
-    return false;
-  }
-}
-
-export interface NginxSettings {
-  runDir: string;
-  staticRoot: string;
-  listenHost: string;
-  port: number;
-  gateways: string[];
-  uploadLimitMb: number;
-  jobTimeoutMs: number;
-  /** Tool calls a client may make a minute (the gateway's RATE_LIMIT_PER_MINUTE); 0: no limit. */
-  rateLimitPerMinute: number;
-  /** A file: node's stdio pipes are sockets, which nginx cannot open as /dev/stdout. */
-  accessLog: string;
-  /** The site loads a tag-manager container (TAG_MANAGER_ID), which the CSP must then let in. */
-  tagManager?: boolean;
-  /** Sign-in, which the CSP must let in: a real Firebase project (its auth domain), or the local Auth emulator. */
-  auth?: { authDomain: string } | { emulatorOrigin: string };
-}
-
-const tagManagerOrigin = 'https://www.googletagmanager.com';
-
-/** What Firebase Authentication needs in each CSP directive, each with a leading space (or empty). */
-export function authCsp(auth: NginxSettings['auth']): Record<'script' | 'connect' | 'frame' | 'img', string> {
-  if (!auth) return { script: '', connect: '', frame: '', img: '' };
-  // The emulator's own Google popup would need Google's scripts all the same: locally only the REST calls.
-  if ('emulatorOrigin' in auth) return { script: '', connect: ` ${auth.emulatorOrigin}`, frame: '', img: '' };
-  return {
-    // The Google popup: Google's script loader and the project's auth domain in a hidden frame.
-    script: ' https://apis.google.com',
-    connect: ' https://identitytoolkit.googleapis.com https://securetoken.googleapis.com',
-    frame: ` https://${auth.authDomain}`,
-    // Google accounts' profile photos.
-    img: ' https://*.googleusercontent.com',
-  };
-}
-
-/** The rendered nginx.conf. As root, workers run as `nobody` when it can read the site and the run dir. */
-export async function renderNginxConfig(s: NginxSettings, root = repoRoot): Promise<string> {
-  const template = await readFile(join(root, 'infra', 'nginx', 'quire.conf.template'), 'utf8');
-  let userDirective = '';
-  if (process.getuid?.() === 0) {
-    userDirective =
-      othersCanReach(s.staticRoot) && othersCanReach(s.runDir)
-        ? 'user nobody nogroup;'
-        : '# The site or the run directory is private to root, so workers run as root.\nuser root;';
-  }
-  return renderTemplate(template, {
-    USER_DIRECTIVE: userDirective,
-    RUN_DIR: s.runDir,
-    ACCESS_LOG: s.accessLog,
-    LISTEN_HOST: s.listenHost.includes(':') ? `[${s.listenHost}]` : s.listenHost,
-    PORT: String(s.port),
-    STATIC_ROOT: s.staticRoot,
-    GATEWAY_UPSTREAM: s.gateways.map((g) => `server ${g};`).join('\n        '),
-    UPLOAD_LIMIT_MB: String(s.uploadLimitMb),
-    PROXY_TIMEOUT_S: String(Math.ceil(s.jobTimeoutMs / 1000) + 60),
-    // As many tool calls at once as the limit (one, and the rest as a burst), then one more each
-    // 60/limit seconds; 0 turns it off.
-    RATE_LIMIT_RATE: `${Math.max(1, s.rateLimitPerMinute)}r/m`,
-    TOOL_RATE_LIMIT:
-      s.rateLimitPerMinute > 0
-        ? `limit_req zone=quire_tools burst=${s.rateLimitPerMinute - 1} nodelay;`
-        : '# RATE_LIMIT_PER_MINUTE=0: tool calls are not limited.',
-    CSP_TAG_MANAGER: s.tagManager ? ` ${tagManagerOrigin}` : '',
-    CSP_AUTH_SCRIPT: authCsp(s.auth).script,
-    CSP_AUTH_CONNECT: authCsp(s.auth).connect,
-    CSP_AUTH_FRAME: authCsp(s.auth).frame,
-    CSP_AUTH_IMG: authCsp(s.auth).img,
-    CSP_SCRIPT_HASHES: await readFile(join(s.staticRoot, cspHashesFile), 'utf8').then(
-      (hashes) => (hashes.trim() ? ` ${hashes.trim()}` : ''),
-      () => '',
-    ),
-  });
-}
-
 /** The nginx program: on PATH, else where Debian puts it (/usr/sbin is not on a normal user's PATH). */
 export function findNginx(env: NodeJS.ProcessEnv = process.env): string {
   const dirs = [...(env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
@@ -232,14 +128,6 @@ export function findNginx(env: NodeJS.ProcessEnv = process.env): string {
     }
   }
   throw new Error('nginx is not installed: run `bash scripts/setup.sh`');
-}
-
-function intSetting(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`Setting ${name} must be a whole number, not "${raw}"`);
-  return value;
 }
 
 async function portIsFree(host: string, port: number): Promise<boolean> {
@@ -384,12 +272,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const workDir = resolve(opts.workDir ?? join(runDir, 'work'));
   const staticRoot = resolve(opts.staticRoot ?? join(root, 'frontend', 'dist'));
   const offset = opts.portOffset ?? 0;
-  const listenHost = opts.listenHost ?? '127.0.0.1';
+  const listenHost = opts.listenHost ?? defaults.host;
   const publicPort = opts.port ?? defaultPorts.public + offset;
   const gatewayPort = opts.gatewayPort ?? defaultPorts.gateway + offset;
   const baseEnv = { ...process.env, ...opts.env };
-  const uploadLimitMb = opts.uploadLimitMb ?? intSetting(baseEnv, 'UPLOAD_LIMIT_MB', constants.uploadLimitMb);
-  const jobTimeoutMs = intSetting(baseEnv, 'JOB_TIMEOUT_MS', 120_000);
+  // nginx's settings are the gateway's and the services' too: a bad one stops the stack before it starts.
+  const shared = readNginxSettings(baseEnv);
+  const uploadLimitMb = opts.uploadLimitMb ?? shared.uploadLimitMb;
   const gatewayEntry = resolve(opts.gatewayEntry ?? join(root, 'gateway', 'src', 'main.ts'));
   const serviceEntry = (name: ServiceName) => join(root, 'services', name, 'src', 'main.ts');
   const serviceNames =
@@ -496,14 +385,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         })
       : undefined;
     const accounts = join(dataDir, 'auth-emulator');
-    const auth: NginxSettings['auth'] = emulator
-      ? { emulatorOrigin: emulator.url }
-      : baseEnv.FIREBASE_API_KEY
-        ? {
-            authDomain:
-              baseEnv.FIREBASE_AUTH_DOMAIN || `${baseEnv.FIREBASE_PROJECT_ID || demoProjectId}.firebaseapp.com`,
-          }
-        : undefined;
     const authSettings: Record<string, string> = emulator
       ? { FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: demoProjectId }
       : {};
@@ -543,20 +424,18 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const gatewayUrl = gatewayUrls[0]!;
 
     const conf = join(nginxDir, 'nginx.conf');
-    const nginxSettings = {
+    const nginxSettings: NginxSettings = {
+      ...shared,
+      ...(emulator && { auth: { emulatorOrigin: emulator.url } }),
       runDir: nginxDir,
       staticRoot,
       listenHost,
       port: publicPort,
       gateways: gatewayUrls.map((u) => new URL(u).host),
       uploadLimitMb,
-      jobTimeoutMs,
-      rateLimitPerMinute: intSetting(baseEnv, 'RATE_LIMIT_PER_MINUTE', constants.rateLimitPerMinute),
       accessLog: join(logDir, 'nginx-access.log'),
-      tagManager: Boolean(baseEnv.TAG_MANAGER_ID),
-      auth,
     };
-    await writeFile(conf, await renderNginxConfig(nginxSettings, root));
+    await writeFile(conf, await renderNginxConfig(nginxSettings, join(root, 'infra', 'nginx', 'quire.conf.template')));
     const url = `http://${connectHost(listenHost)}:${publicPort}`;
     const proxy = launch('nginx', nginx, ['-p', nginxDir, '-c', conf, '-e', 'stderr', '-g', 'daemon off;'], baseEnv);
     children.push([proxy]);

@@ -3,17 +3,24 @@
  * setup.sh has installed what is needed; the site is built here first.
  */
 import { spawnSync } from 'node:child_process';
+import { defaults, readSettings, setting, type SettingsOf } from '@quire/service-kit';
 import { repoRoot, startStack, type Stack } from './stack.ts';
 
-function setting(name: string): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0 || value > 65535) {
-    console.error(`Setting ${name} must be a port number, not "${raw}"`);
-    process.exit(1);
-  }
-  return value;
+/** The launcher's own settings; every process it starts reads its own as well. */
+const launcherSettings = {
+  /** The public port, nginx's. */
+  PORT: setting.port(defaults.publicPort),
+  LISTEN_HOST: setting.text(defaults.host),
+  DATA_DIR: setting.optionalText(),
+  WORK_DIR: setting.optionalText(),
+};
+
+let settings: SettingsOf<typeof launcherSettings>;
+try {
+  settings = readSettings(launcherSettings);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
 }
 
 // Built on every start, so the pages always match the code and the settings (SITE_URL, TAG_MANAGER_ID).
@@ -42,10 +49,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 
 try {
   stack = await startStack({
-    port: setting('PORT') ?? 8080,
-    listenHost: process.env.LISTEN_HOST || '127.0.0.1',
-    dataDir: process.env.DATA_DIR || undefined,
-    workDir: process.env.WORK_DIR || undefined,
+    port: settings.PORT,
+    listenHost: settings.LISTEN_HOST,
+    dataDir: settings.DATA_DIR,
+    workDir: settings.WORK_DIR,
     echo: true,
     signal: starting.signal,
   });

@@ -4,6 +4,8 @@ import { constants, services, type ServiceName } from '@quire/catalog';
 import {
   defaults,
   limitSettings,
+  logSettings,
+  rateLimitSettings,
   readSettings,
   setting,
   signInOf,
@@ -56,7 +58,7 @@ const urlList = setting.optionalText().transform((raw, ctx) => {
 
 /** Every setting the gateway reads. */
 export const gatewaySettings = {
-  NODE_ENV: setting.optionalText(),
+  ...logSettings,
   PORT: setting.port(defaults.gatewayPort),
   HOST: setting.text(defaults.host),
   DATA_DIR: setting.optionalText(),
@@ -64,7 +66,7 @@ export const gatewaySettings = {
   RESULTS_DIR: setting.optionalText(),
   REDIS_URL: setting.address(['redis:', 'rediss:'], 'a redis:// or rediss:// address, such as redis://127.0.0.1:6379'),
   RESULT_TTL_SECONDS: setting.wholeNumber(constants.resultTtlSeconds, 1),
-  RATE_LIMIT_PER_MINUTE: setting.wholeNumber(constants.rateLimitPerMinute),
+  ...rateLimitSettings,
   ...limitSettings,
   SMTP_URL: setting.address(
     ['smtp:', 'smtps:'],

@@ -20,6 +20,10 @@ ARG SITE_URL
 ARG TAG_MANAGER_ID
 # An empty SITE_URL is no setting: the site's default address.
 RUN if [ -z "${SITE_URL:-}" ]; then unset SITE_URL; fi; npm run build
+# nginx's config renderer, the one `npm start` uses, bundled with the catalog and the settings' schemas
+# into one file that node runs alone in nginx's image.
+RUN npx esbuild infra/docker/nginx-conf.ts --bundle --platform=node --format=esm --target=node20 \
+    --log-level=warning --outfile=/app/nginx-conf.mjs
 
 # The gateway's dependencies and tsx (a dev tool of the workspace root, at the locked version). Install
 # scripts run only for better-sqlite3, as scripts/setup.sh does: downloaded, or compiled from source.
@@ -57,12 +61,14 @@ ENTRYPOINT ["tini", "--"]
 CMD ["node", "--import", "tsx", "gateway/src/main.ts"]
 
 # nginx in front: Debian's nginx-light, the same nginx as local runs (scripts/setup.sh), with the site and
-# the template that scripts/stack.ts renders, rendered here by nginx-conf.sh when the container starts.
+# the template, rendered when the container starts by the renderer `npm start` uses (infra/nginx/render.ts,
+# bundled above; node is copied from the build stage, and needs only libstdc++ beside it).
 FROM debian:bookworm-slim AS nginx
-RUN apt-get update && apt-get install -y --no-install-recommends nginx-light curl tini \
+RUN apt-get update && apt-get install -y --no-install-recommends nginx-light curl tini libstdc++6 \
     && rm -rf /var/lib/apt/lists/*
+COPY --from=site /usr/local/bin/node /usr/local/bin/node
 COPY infra/nginx/quire.conf.template /etc/quire/nginx.conf.template
-COPY infra/docker/nginx-conf.sh /usr/local/bin/quire-nginx-conf
+COPY --from=site /app/nginx-conf.mjs /usr/local/lib/quire/nginx-conf.mjs
 COPY --from=site /app/frontend/dist /srv/quire/site
 
 ENV NGINX_TEMPLATE=/etc/quire/nginx.conf.template STATIC_ROOT=/srv/quire/site RUN_DIR=/tmp/quire-nginx \
@@ -72,4 +78,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 \
     CMD curl -fsS -o /dev/null "http://127.0.0.1:$PORT/" || exit 1
 ENTRYPOINT ["tini", "--"]
-CMD ["sh", "-c", "mkdir -p \"$RUN_DIR\" && quire-nginx-conf > \"$RUN_DIR/nginx.conf\" && exec nginx -c \"$RUN_DIR/nginx.conf\" -e stderr -g 'daemon off;'"]
+CMD ["sh", "-c", "mkdir -p \"$RUN_DIR\" && node /usr/local/lib/quire/nginx-conf.mjs > \"$RUN_DIR/nginx.conf\" && exec nginx -c \"$RUN_DIR/nginx.conf\" -e stderr -g 'daemon off;'"]

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStack, type Stack, type StackOptions } from '../../scripts/stack.ts';
+import { defaultPorts, startStack, type Stack, type StackOptions } from '../../scripts/stack.ts';
 
 /**
  * Every test stack listens below this port (its offset plus its highest default port): from here up
@@ -22,8 +22,9 @@ export interface ScratchStack extends Stack {
  * If the stack does not start, the folder is removed before the error is passed on.
  */
 export async function startScratchStack(name: string, options: Omit<StackOptions, 'runDir'>): Promise<ScratchStack> {
-  // The highest default port: the Auth emulator's 9099 when it runs, else nginx's 8080.
-  const highest = (options.portOffset ?? 0) + (options.authEmulator === false ? 8080 : 9099);
+  // The highest default port: the Auth emulator's when it runs, else nginx's.
+  const highest =
+    (options.portOffset ?? 0) + (options.authEmulator === false ? defaultPorts.public : defaultPorts.authEmulator);
   if (highest >= testPortsBelow) throw new Error(`${name}: port ${highest} is where clients get their ports`);
   const runDir = await mkdtemp(join(tmpdir(), `quire-${name}-`));
   let stack: Stack;

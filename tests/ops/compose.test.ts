@@ -1,8 +1,8 @@
 /**
  * docker-compose.yml and the images of infra/docker, checked without a Docker engine: docker-compose
- * validates and resolves the file, and what it resolves is held against the catalog, the settings the code
- * reads, the Dockerfiles and the nginx template. nginx's config, as its container renders it, must be the
- * one the local launcher renders, and the real nginx must accept it.
+ * validates and resolves the file, and what it resolves is held against the catalog, the settings' schemas
+ * and defaults in the code, and the Dockerfiles. nginx's container renders its config with the renderer
+ * the local launcher uses, bundled as its image bundles it; the real nginx must accept what it writes.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -12,8 +12,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { constants, services, type ServiceName } from '@quire/catalog';
+import { defaults, serviceSettings } from '@quire/service-kit';
 import { cspHashesFile } from '../../frontend/scripts/postbuild.ts';
-import { defaultPorts, findNginx, renderNginxConfig, repoRoot, type NginxSettings } from '../../scripts/stack.ts';
+import { gatewaySettings } from '../../gateway/src/config.ts';
+import { containerSettings, renderNginxConfig, type NginxSettings } from '../../infra/nginx/render.ts';
+import { findNginx, repoRoot } from '../../scripts/stack.ts';
+import { imageSettings } from '../../services/image/src/config.ts';
+import { officeSettings } from '../../services/office/src/settings.ts';
+import { rendererSettings } from '../../services/renderer/src/settings.ts';
 
 interface ComposeService {
   build?: { context: string; dockerfile: string; target?: string; args?: Record<string, string | number | null> };
@@ -30,8 +36,15 @@ type ComposeServices = Record<string, ComposeService>;
 
 const serviceNames = Object.keys(services) as ServiceName[];
 const devEnvFile = join(repoRoot, 'infra', 'docker', 'dev.env');
-const nginxConfScript = join(repoRoot, 'infra', 'docker', 'nginx-conf.sh');
 const template = join(repoRoot, 'infra', 'nginx', 'quire.conf.template');
+/** The settings each service reads besides the kit's, by their schemas. */
+const ownSettings: Record<ServiceName, object> = {
+  'pdf-editor': {},
+  office: officeSettings,
+  renderer: rendererSettings,
+  image: imageSettings,
+  'pdf-extract': {},
+};
 /** Settings a deployment would set, to see them reach the containers. */
 const someSettings = {
   PORT: '9000',
@@ -115,7 +128,7 @@ function tsFiles(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
-/** Every environment variable the files read, by `env.NAME`, `env['NAME']` or `envInt('NAME'`. */
+/** Every environment variable the files read outside a schema, by `env.NAME`, `env['NAME']` or `envInt('NAME'`. */
 function settingsRead(files: string[]): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
@@ -139,10 +152,16 @@ const containerPaths = [
 /** Read from the environment, but not settings: what is passed on to, or kept from, engines. */
 const notSettings = ['PATH', 'PYTHONHOME', 'PYTHONPATH'];
 
-function missingSettings(service: ComposeService, files: string[]): string[] {
+/**
+ * The settings of a schema that neither compose nor the image gives, and the variables the files read
+ * that are in no schema (and so would be neither checked at start nor given).
+ */
+function missingSettings(service: ComposeService, schema: object, files: string[]): string[] {
   const given = new Set([...Object.keys(service.environment ?? {}), ...Object.keys(stageEnv(imageStage(service)))]);
-  const read = [...settingsRead(files)].filter((n) => !containerPaths.includes(n) && !notSettings.includes(n));
-  return read.filter((name) => !given.has(name));
+  const known = new Set([...Object.keys(schema), ...containerPaths, ...notSettings]);
+  const unknown = [...settingsRead(files)].filter((name) => !known.has(name)).map((name) => `${name} (no schema)`);
+  const notGiven = Object.keys(schema).filter((name) => !containerPaths.includes(name) && !given.has(name));
+  return [...notGiven, ...unknown];
 }
 
 beforeAll(async () => {
@@ -210,20 +229,20 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('gives the gateway every setting it reads', () => {
+  it('gives the gateway every setting of its schema', () => {
     const gateway = resolved(noSettings).gateway!;
     const files = [...tsFiles('gateway/src'), 'packages/service-kit/src/config.ts', 'packages/service-kit/src/log.ts'];
-    const read = settingsRead(files);
-    expect(read).toContain('DATABASE_URL');
-    expect(missingSettings(gateway, files)).toEqual([]);
+    expect(Object.keys(gatewaySettings)).toContain('DATABASE_URL');
+    expect(missingSettings(gateway, gatewaySettings, files)).toEqual([]);
     for (const { urlSetting } of Object.values(services)) expect(Object.keys(envOf(gateway))).toContain(urlSetting);
   });
 
-  it('gives every service every setting it and the kit read', () => {
+  it("gives every service every setting of its schema and the kit's", () => {
     const all = resolved(noSettings);
     for (const name of serviceNames) {
       const files = [...tsFiles(`services/${name}/src`), ...tsFiles('packages/service-kit/src')];
-      expect(missingSettings(all[name]!, files), name).toEqual([]);
+      const schema = { ...serviceSettings(name), ...ownSettings[name] };
+      expect(missingSettings(all[name]!, schema, files), name).toEqual([]);
     }
   });
 
@@ -245,8 +264,22 @@ describe('docker-compose.yml', () => {
         const env = envOf(all[name]);
         return [env.UPLOAD_LIMIT_MB, env.JOB_TIMEOUT_MS];
       });
-    for (const limit of limits(resolved(noSettings))) expect(limit).toEqual([`${constants.uploadLimitMb}`, '120000']);
+    // Unset, each takes the one default in the code.
+    for (const limit of limits(resolved(noSettings))) expect(limit).toEqual([undefined, undefined]);
     for (const limit of limits(resolved(withSettings))) expect(limit).toEqual(['50', '90500']);
+  });
+
+  it("puts the gateway and nginx on the ports in the code, each service on the catalog's", () => {
+    const all = resolved(noSettings);
+    expect(stageEnv(imageStage(all.gateway!)).PORT).toBe(`${defaults.gatewayPort}`);
+    expect(envOf(all.gateway)).not.toHaveProperty('PORT');
+    expect(envOf(all.nginx).GATEWAYS).toBe(`gateway:${defaults.gatewayPort}`);
+    expect(stageEnv(imageStage(all.nginx!)).PORT).toBe(`${defaults.publicPort}`);
+    expect(all.nginx?.ports).toEqual([`127.0.0.1:${defaults.publicPort}:${defaults.publicPort}/tcp`]);
+    for (const name of serviceNames) {
+      expect(all[name]?.build?.args?.PORT, name).toBe(`${services[name].port}`);
+      expect(envOf(all.gateway)[services[name].urlSetting], name).toBe(`http://${name}:${services[name].port}`);
+    }
   });
 
   it('connects the gateway to the services, PostgreSQL and Redis by their names, once they are healthy', () => {
@@ -325,8 +358,34 @@ describe("nginx's container", () => {
     };
   }
 
+  let bundle: string;
+
+  /** The image's own step: the renderer bundled into one file, which node runs with nothing beside it. */
+  beforeAll(() => {
+    const site = dockerStage('infra/docker/gateway.Dockerfile', 'site');
+    const step = instruction(site, 'RUN').find((l) => l.includes('esbuild'));
+    const out = /--outfile=(\S+)/.exec(step ?? '')?.[1];
+    expect(instruction(imageStage(resolved(noSettings).nginx!), 'COPY')).toContain(
+      `--from=site ${out} /usr/local/lib/quire/nginx-conf.mjs`,
+    );
+    bundle = join(scratch, 'bundle', 'nginx-conf.mjs');
+    const r = spawnSync('sh', ['-c', step!.replace(`--outfile=${out}`, `--outfile=${bundle}`)], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+  });
+
+  it('runs the bundled renderer when it starts', () => {
+    const cmd = instruction(imageStage(resolved(noSettings).nginx!), 'CMD').at(-1);
+    expect(cmd).toContain('node /usr/local/lib/quire/nginx-conf.mjs > ');
+  });
+
   function render(env: Record<string, string>) {
-    const r = spawnSync('bash', [nginxConfScript], {
+    const r = spawnSync(process.execPath, [bundle], {
+      // Away from the repository: the bundle must need no node_modules.
+      cwd: scratch,
       env: { PATH: process.env.PATH, ...env },
       encoding: 'utf8',
       timeout: 30_000,
@@ -338,17 +397,19 @@ describe("nginx's container", () => {
   /** From the first directive on: the launcher adds a `user` line when it runs as root, the container never. */
   const directives = (conf: string) => conf.slice(conf.indexOf('\nworker_processes'));
 
-  const cases: [string, () => string, Pick<NginxSettings, 'tagManager' | 'auth'>][] = [
-    ['without settings', () => noSettings, { tagManager: false }],
+  type Expected = Pick<NginxSettings, 'tagManager' | 'auth' | 'uploadLimitMb' | 'jobTimeoutMs'>;
+  const unset = { uploadLimitMb: constants.uploadLimitMb, jobTimeoutMs: defaults.jobTimeoutMs };
+  const cases: [string, () => string, Expected][] = [
+    ['without settings', () => noSettings, { ...unset, tagManager: false }],
     [
       'with a tag manager and a Firebase project',
       () => withSettings,
-      { tagManager: true, auth: { authDomain: 'acme-pdf.firebaseapp.com' } },
+      { uploadLimitMb: 50, jobTimeoutMs: 90_500, tagManager: true, auth: { authDomain: 'acme-pdf.firebaseapp.com' } },
     ],
     [
       'for development',
       () => devEnvFile,
-      { tagManager: false, auth: { emulatorOrigin: 'http://auth-emulator.localhost:9099' } },
+      { ...unset, tagManager: false, auth: { emulatorOrigin: 'http://auth-emulator.localhost:9099' } },
     ],
   ];
 
@@ -363,40 +424,38 @@ describe("nginx's container", () => {
         staticRoot: siteDir,
         listenHost: env.LISTEN_HOST!,
         port: Number(env.PORT),
-        gateways: [`gateway:${defaultPorts.gateway}`],
-        uploadLimitMb: Number(env.UPLOAD_LIMIT_MB),
-        jobTimeoutMs: Number(env.JOB_TIMEOUT_MS),
+        gateways: [`gateway:${defaults.gatewayPort}`],
         rateLimitPerMinute: constants.rateLimitPerMinute,
         accessLog: env.ACCESS_LOG!,
         ...expected,
       },
-      repoRoot,
+      template,
     );
     expect(directives(conf)).toBe(directives(launcher));
     expect(conf).toContain(hashes);
     expect(conf).toContain(`listen ${env.LISTEN_HOST}:${env.PORT};`);
   });
 
-  it('refuses to start with a placeholder it has no value for, or a limit that is not a number', () => {
+  it('refuses to start without a setting it needs, or with a bad one, naming it', () => {
     const env = nginxEnv(noSettings);
     delete env.ACCESS_LOG;
     const missing = render(env);
     expect(missing.status).not.toBe(0);
-    expect(missing.stderr).toContain('ACCESS_LOG');
+    expect(missing.stderr).toBe('nginx-conf: Setting ACCESS_LOG must be set\n');
     const bad = render(nginxEnv(noSettings, { UPLOAD_LIMIT_MB: '100m' }));
     expect(bad.status).not.toBe(0);
-    expect(bad.stderr).toContain('UPLOAD_LIMIT_MB');
+    expect(bad.stderr).toBe('nginx-conf: Setting UPLOAD_LIMIT_MB must be a whole number, not "100m"\n');
   });
 
-  it('gets a value for every placeholder of the template', () => {
+  it('is given every setting it needs by its image and compose', () => {
     const nginx = resolved(noSettings).nginx!;
-    const derived = [...readFileSync(nginxConfScript, 'utf8').matchAll(/^export ([^\n]*)/gm)].flatMap((m) =>
-      [...m[1]!.matchAll(/([A-Z][A-Z0-9_]*)=/g)].map((n) => n[1]!),
-    );
-    const given = new Set([...Object.keys(envOf(nginx)), ...Object.keys(stageEnv(imageStage(nginx))), ...derived]);
-    const placeholders = [...readFileSync(template, 'utf8').matchAll(/\$\{([A-Z][A-Z0-9_]*)\}/g)].map((m) => m[1]!);
-    expect(placeholders.length).toBeGreaterThan(10);
-    expect(placeholders.filter((name) => !given.has(name))).toEqual([]);
+    const given = new Set([...Object.keys(envOf(nginx)), ...Object.keys(stageEnv(imageStage(nginx)))]);
+    // The settings without a default: those its schema refuses when they are unset.
+    const needed = Object.entries(containerSettings)
+      .filter(([, schema]) => !schema.safeParse(undefined).success)
+      .map(([name]) => name);
+    expect(needed).toContain('GATEWAYS');
+    expect(needed.filter((name) => !given.has(name))).toEqual([]);
   });
 
   it('renders a config the real nginx accepts', async () => {
@@ -407,7 +466,7 @@ describe("nginx's container", () => {
     const { conf } = render(
       nginxEnv(withSettings, {
         RUN_DIR: runDir,
-        GATEWAYS: `127.0.0.1:${defaultPorts.gateway}`,
+        GATEWAYS: `127.0.0.1:${defaults.gatewayPort}`,
         ACCESS_LOG: join(runDir, 'access.log'),
       }),
     );

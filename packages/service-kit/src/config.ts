@@ -55,6 +55,10 @@ export const setting = {
   text(fallback: string) {
     return z.preprocess(unsetWhenEmpty, z.string().default(fallback));
   },
+  /** Free text that must be given. */
+  requiredText() {
+    return z.preprocess(unsetWhenEmpty, z.string({ error: 'must be set' }));
+  },
   /** Free text, `undefined` when unset. */
   optionalText() {
     return z.preprocess(unsetWhenEmpty, z.string().optional());
@@ -93,13 +97,21 @@ export function readSettings<S extends SettingsSchema>(schema: S, env: Env = pro
   throw new Error(problems.join('\n'));
 }
 
-/** The npm levels winston knows. */
-const logLevels = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] as const;
+/** The logs' level (winston's npm levels), whose default NODE_ENV sets (`warn` under test, else `info`). */
+export const logSettings = {
+  LOG_LEVEL: setting.oneOf(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']),
+  NODE_ENV: setting.optionalText(),
+};
 
 /** The limits nginx, the gateway and every service share: they must agree on them. */
 export const limitSettings = {
   UPLOAD_LIMIT_MB: setting.wholeNumber(constants.uploadLimitMb, 1),
   JOB_TIMEOUT_MS: setting.wholeNumber(defaults.jobTimeoutMs, 1),
+};
+
+/** Tool calls a client may make a minute, counted by nginx and again by each gateway; 0 turns the limit off. */
+export const rateLimitSettings = {
+  RATE_LIMIT_PER_MINUTE: setting.wholeNumber(constants.rateLimitPerMinute),
 };
 
 /** Every service's settings: its address, the shared limits, its queue, its logs and work folders. */
@@ -110,8 +122,7 @@ export function serviceSettings(name: ServiceName) {
     ...limitSettings,
     QUEUE_CONCURRENCY: setting.wholeNumber(availableParallelism(), 1),
     QUEUE_MAX_WAITING: setting.wholeNumber(defaults.queueMaxWaiting),
-    LOG_LEVEL: setting.oneOf(logLevels),
-    NODE_ENV: setting.optionalText(),
+    ...logSettings,
     WORK_DIR: setting.optionalText(),
   };
 }
