@@ -91,8 +91,6 @@ export function readConfig(env: Env = process.env): GatewayConfig {
   for (const [name, { urlSetting }] of Object.entries(services) as [ServiceName, (typeof services)[ServiceName]][]) {
     const urls = s[urlSetting];
     if (!urls) continue;
-    // chromiumly keeps one Gotenberg address per process: several office instances go behind one address.
-    if (name === 'office' && urls.length > 1) throw new Error(`Setting ${urlSetting} takes one URL.`);
     serviceUrls[name] = urls;
   }
   const dataDir = s.DATA_DIR ?? join(process.cwd(), '.run', 'data');

@@ -42,11 +42,12 @@ async function instance(drop = false): Promise<{ url: string; calls: () => numbe
 }
 
 describe('several instances of a service', () => {
-  it('reads a comma-separated list, one URL for office', () => {
+  it('reads a comma-separated list, for office as for every service', () => {
     const config = readConfig({ PDF_EDITOR_URL: 'http://10.0.0.1:3101/, http://10.0.0.2:3101' });
     expect(config.serviceUrls['pdf-editor']).toEqual(['http://10.0.0.1:3101', 'http://10.0.0.2:3101']);
     expect(() => readConfig({ PDF_EDITOR_URL: 'http://10.0.0.1:3101,nope' })).toThrow(/PDF_EDITOR_URL.*"nope"/);
-    expect(() => readConfig({ OFFICE_URL: 'http://10.0.0.1:3102,http://10.0.0.2:3102' })).toThrow(/OFFICE_URL/);
+    const office = readConfig({ OFFICE_URL: 'http://10.0.0.1:3102,http://10.0.0.2:3102' });
+    expect(office.serviceUrls.office).toEqual(['http://10.0.0.1:3102', 'http://10.0.0.2:3102']);
   });
 
   it('shares the calls among the instances and passes over one that refuses connections', async () => {
