@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { fileKinds } from 'virtual:quire/file-kinds';
+import { takesMany, type Tool } from '../../lib/tools.ts';
+import { useSiteSettings } from '../../lib/settings.ts';
+import { useT } from '../../i18n/use-t.ts';
+
+/** File name endings the picker offers; the server judges files by their content, not by these. */
+function acceptOf(tool: Tool): string {
+  if (!('kinds' in tool.input)) return '';
+  const more: Record<string, string[]> = { jpeg: ['.jpeg'], tiff: ['.tiff'], html: ['.htm'] };
+  return tool.input.kinds.flatMap((k) => [`.${fileKinds[k].ext}`, ...(more[k] ?? [])]).join(',');
+}
+
+/** The file picker, which files can also be dropped on, with the kinds and size it takes. */
+export function DropZone({ tool, onFiles }: { tool: Tool; onFiles: (files: FileList) => void }) {
+  const t = useT();
+  const settings = useSiteSettings();
+  const [dragging, setDragging] = useState(false);
+  const many = takesMany(tool);
+  const kinds = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
+  return (
+    <div
+      className={`drop-zone${dragging ? ' dragging' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        onFiles(e.dataTransfer.files);
+      }}
+    >
+      <input
+        id={`${tool.id}-file`}
+        type="file"
+        className="visually-hidden"
+        accept={acceptOf(tool)}
+        multiple={many}
+        onChange={(e) => {
+          if (e.target.files) onFiles(e.target.files);
+          e.target.value = '';
+        }}
+      />
+      <label htmlFor={`${tool.id}-file`} className="button">
+        {t(many ? 'upload.chooseMany' : 'upload.choose')}
+      </label>
+      <span>{t(many ? 'upload.dropMany' : 'upload.drop')}</span>
+      <small>{t('upload.accepts', { kinds, mb: settings.uploadLimitMb })}</small>
+    </div>
+  );
+}

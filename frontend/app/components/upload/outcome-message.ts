@@ -1,0 +1,11 @@
+import type { RunOutcome } from '../../lib/api.ts';
+import type { CopyKey, useT } from '../../i18n/use-t.ts';
+
+/** The status line for a run that gave no result. */
+export function outcomeMessage(t: ReturnType<typeof useT>, outcome: Exclude<RunOutcome, { ok: true }>): string {
+  if (outcome.reason === 'network') return t('upload.uploadError');
+  if (outcome.reason === 'no-download') return t('upload.failed');
+  const text = t(`errors.${outcome.code}` as CopyKey);
+  // Option errors name the field; the server's sentence says which.
+  return outcome.code === 'invalid_option' && outcome.message ? `${text} ${outcome.message}` : text;
+}

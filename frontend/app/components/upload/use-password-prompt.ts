@@ -1,0 +1,22 @@
+import { useState } from 'react';
+import type { RunOutcome } from '../../lib/api.ts';
+
+/** The password field: shown once the server asked for a password (or another one), until a run succeeds. */
+export function usePasswordPrompt() {
+  const [password, setPassword] = useState('');
+  const [asking, setAsking] = useState(false);
+
+  /** A new file: the password asked for the last one no longer applies. */
+  function forget() {
+    setAsking(false);
+    setPassword('');
+  }
+
+  function follow(outcome: RunOutcome) {
+    if (outcome.ok) setAsking(false);
+    else if (outcome.reason === 'error' && (outcome.code === 'password_required' || outcome.code === 'wrong_password'))
+      setAsking(true);
+  }
+
+  return { password, setPassword, asking, forget, follow };
+}

@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { constants } from '@quire/catalog/site';
+import { postForm, type RunOutcome } from '../../lib/api.ts';
+import { isSignedIn } from '../../lib/auth.ts';
+import { recordLocalUse } from '../../lib/history.ts';
+import type { Tool } from '../../lib/tools.ts';
+import { useT } from '../../i18n/use-t.ts';
+import { outcomeMessage } from './outcome-message.ts';
+
+export interface Result {
+  download: string;
+  checks: string[];
+}
+
+/** One run of the tool at a time: its progress, the status line, and the result once there is one. */
+export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) => void) {
+  const t = useT();
+  const [status, setStatus] = useState('');
+  const [progress, setProgress] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result>();
+
+  /** Back to idle: what was shown belongs to inputs that have changed. */
+  function reset() {
+    setStatus('');
+    setProgress(0);
+    setResult(undefined);
+    onResult(undefined);
+  }
+
+  async function send(form: FormData): Promise<RunOutcome> {
+    reset();
+    setBusy(true);
+    setProgress(constants.initialProgress);
+    setStatus(t('upload.working'));
+    const outcome = await postForm(`/api.php?tool=${encodeURIComponent(tool.id)}`, form, (p) =>
+      setProgress(Math.max(constants.initialProgress, p)),
+    );
+    setBusy(false);
+    setProgress(100);
+    if (outcome.ok) {
+      const done = { download: outcome.download, checks: outcome.checks };
+      setResult(done);
+      onResult(done);
+      // The spec's local history, for visitors who are not signed in (the gateway keeps the others').
+      if (!isSignedIn()) recordLocalUse(tool.id);
+      setStatus(t('upload.success'));
+    } else {
+      if (outcome.reason === 'network') console.error('Upload error', tool.id);
+      setStatus(outcomeMessage(t, outcome));
+    }
+    return outcome;
+  }
+
+  return { status, progress, busy, result, reset, send, say: setStatus };
+}
