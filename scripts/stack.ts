@@ -31,9 +31,9 @@ export interface StackOptions {
   root?: string;
   /** Rendered config, logs, pid and temporary files; default `<root>/.run`. */
   runDir?: string;
-  /** Added to every default port (8080, 3100, the catalog's service ports), to run beside another stack. */
+  /** Added to every default port (nginx's, the gateway's, the catalog's service ports), to run beside another stack. */
   portOffset?: number;
-  /** The public port (nginx); default 8080 + offset. */
+  /** The public port (nginx); default `defaultPorts.public` + offset. */
   port?: number;
   /** The address nginx listens on; default 127.0.0.1. */
   listenHost?: string;

@@ -272,6 +272,8 @@ describe('docker-compose.yml', () => {
   it("puts the gateway and nginx on the ports in the code, each service on the catalog's", () => {
     const all = resolved(noSettings);
     expect(stageEnv(imageStage(all.gateway!)).PORT).toBe(`${defaults.gatewayPort}`);
+    expect(instruction(imageStage(all.gateway!), 'EXPOSE')).toEqual([`${defaults.gatewayPort}`]);
+    expect(instruction(imageStage(all.nginx!), 'EXPOSE')).toEqual([`${defaults.publicPort}`]);
     expect(envOf(all.gateway)).not.toHaveProperty('PORT');
     expect(envOf(all.nginx).GATEWAYS).toBe(`gateway:${defaults.gatewayPort}`);
     expect(stageEnv(imageStage(all.nginx!)).PORT).toBe(`${defaults.publicPort}`);
