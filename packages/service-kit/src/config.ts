@@ -65,10 +65,10 @@ export const setting = {
   },
   /** One of a few words. */
   oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-    const value = z.string().refine((v) => (values as readonly string[]).includes(v), {
+    const value = z.enum(values, {
       error: (issue) => `must be one of ${values.join(', ')}, not "${String(issue.input)}"`,
     });
-    return z.preprocess(unsetWhenEmpty, value.optional()) as unknown as z.ZodOptional<z.ZodType<T[number]>>;
+    return z.preprocess(unsetWhenEmpty, value.optional());
   },
   /** `0` turns it off; anything else, or nothing, leaves it on. */
   onUnlessZero() {
