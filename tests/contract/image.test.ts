@@ -96,12 +96,12 @@ describe('image-to-pdf', () => {
   });
 
   it('refuses the pixel bomb with a clear 422, and AVIF as a type it does not take', async () => {
-    const started = Date.now();
     const bomb = await post(`${base}/api.php?tool=image-to-pdf`, [image('sharp-65536x65536-uint32-limit.png')]);
     expect(bomb.status).toBe(422);
     expect(bomb.body.error?.code).toBe('damaged_input');
+    // Judged from its header, which gives the size; that this costs next to nothing is measured in the
+    // image service's own tests, in CPU time, which a busy machine does not stretch as it does the clock.
     expect(bomb.body.error?.message).toContain('65536×65536 pixels');
-    expect(Date.now() - started).toBeLessThan(5000);
     const avif = await post(`${base}/api.php?tool=image-to-pdf`, [image('pillow-hopper.avif')]);
     expect(avif.status).toBe(415);
     expect(avif.body.error?.code).toBe('unsupported_type');

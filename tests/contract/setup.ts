@@ -74,4 +74,8 @@ export function stackSetup(s: StackSetup) {
   };
 }
 
-export default stackSetup({ runName: 'test-stack', portOffset: 10_000, uploadLimitMb: 5, resultTtlSeconds: 5 });
+/**
+ * Results live half a minute: long enough that a test downloads its result in time on a busy machine,
+ * short enough for the test of their expiry to wait them out.
+ */
+export default stackSetup({ runName: 'test-stack', portOffset: 10_000, uploadLimitMb: 5, resultTtlSeconds: 30 });

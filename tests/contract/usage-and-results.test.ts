@@ -56,7 +56,7 @@ describe('results', () => {
     const r = await post(`${base}/api.php?tool=rotate-pdf`, [small]);
     const url = `${base}/uploads/${encodeURIComponent(r.body.download!)}`;
     expect((await fetch(url)).status).toBe(200);
-    // The test stack keeps results for a few seconds only.
+    // The test stack keeps results for a short time only.
     await new Promise((resolve) => setTimeout(resolve, inject('resultTtlSeconds') * 1000 + 1500));
     const gone = await fetch(url);
     expect(gone.status).toBe(404);

@@ -149,10 +149,21 @@ export function useBrowser(): BrowserSession {
 }
 
 /**
+ * How long a wait for the page may last before it fails: a limit for a fault only, far above what a
+ * page takes on a busy machine (a wait ends as soon as its condition holds).
+ */
+export const pageWaitMs = 60_000;
+
+/**
  * Waits until a JavaScript expression is truthy in the page, polling from here: the site's CSP forbids
  * the eval that page-side polling (waitForFunction with a string) would need.
  */
-export async function waitUntil(page: Page, expression: string, timeout = 15_000, what = expression): Promise<void> {
+export async function waitUntil(
+  page: Page,
+  expression: string,
+  timeout = pageWaitMs,
+  what = expression,
+): Promise<void> {
   const end = Date.now() + timeout;
   for (;;) {
     if (await page.evaluate(expression).catch(() => false)) return;
@@ -165,7 +176,7 @@ export async function waitUntil(page: Page, expression: string, timeout = 15_000
  * Waits until React has hydrated the page: the header's search box then carries React's props. Before
  * that, clicks and typing reach only the prerendered HTML.
  */
-export async function waitForHydration(page: Page, timeout = 15_000): Promise<void> {
+export async function waitForHydration(page: Page, timeout = pageWaitMs): Promise<void> {
   await waitUntil(
     page,
     `(() => {
@@ -184,7 +195,7 @@ export async function waitForHydration(page: Page, timeout = 15_000): Promise<vo
 export async function visit(page: Page, url: string): Promise<number> {
   const res = await page.goto(url, { waitUntil: 'load' });
   await waitForHydration(page);
-  await waitUntil(page, `!!document.querySelector('main h1')`, 15_000, 'the page heading');
+  await waitUntil(page, `!!document.querySelector('main h1')`, pageWaitMs, 'the page heading');
   return res?.status() ?? 0;
 }
 

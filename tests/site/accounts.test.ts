@@ -9,7 +9,15 @@ import { findTool } from '@quire/catalog';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { emulatorSignUp } from '../../gateway/test/firebase-emulator.ts';
-import { launchBrowser, localStorageItem, openPage, visit, waitUntil, type OpenedPage } from '../lib/browser.ts';
+import {
+  launchBrowser,
+  localStorageItem,
+  openPage,
+  pageWaitMs,
+  visit,
+  waitUntil,
+  type OpenedPage,
+} from '../lib/browser.ts';
 import { corpusDir } from '../lib/corpus.ts';
 import { settledStatus } from './site.ts';
 
@@ -53,7 +61,7 @@ async function headerName(page: Page): Promise<string | null> {
   await waitUntil(
     page,
     `!document.querySelector('header .auth-links.pending') && !!document.querySelector('header .auth-links a')`,
-    20_000,
+    pageWaitMs,
     'the first auth state',
   );
   const link = page.locator('header a.account-link');
@@ -61,7 +69,7 @@ async function headerName(page: Page): Promise<string | null> {
 }
 
 async function waitForHeaderName(page: Page, name: string): Promise<void> {
-  await page.locator('header a.account-link', { hasText: name }).waitFor({ timeout: 20_000 });
+  await page.locator('header a.account-link', { hasText: name }).waitFor({ timeout: pageWaitMs });
   expect(await page.locator('header a.account-link').getAttribute('href')).toBe('/account');
 }
 
@@ -195,14 +203,14 @@ describe('the account page', () => {
 
     await visit(page, `${base}/account`);
     const rows = page.locator('main table.history tbody tr');
-    await rows.first().waitFor({ timeout: 20_000 });
+    await rows.first().waitFor({ timeout: pageWaitMs });
     expect(await rows.count()).toBe(1);
     const cells = (await rows.first().locator('td').allTextContents()).map((s) => s.trim());
     expect(cells[0]).toBe(findTool('rotate-pdf')!.name);
     const when = await rows.first().locator('time').getAttribute('datetime');
     expect(Math.abs(Date.parse(when!) - Date.now())).toBeLessThan(120_000);
     expect(cells[1]).toMatch(/\d/);
-    // The result is linked while it lives (5 s in the test stack), then marked expired.
+    // The result is linked while it lives (a short time in the test stack), then marked expired.
     const link = rows.first().locator('a');
     if (await link.count()) expect(await link.getAttribute('href')).toBe(result);
     else expect(cells[2]).toBe('Expired');
@@ -236,7 +244,7 @@ describe('Google sign-in', () => {
     const id = `${Date.now()}${Math.random().toString(36).slice(2, 6)}`;
     const email = `g${id}@example.com`;
     const page = await open('/login');
-    await waitUntil(page, `typeof window.quireTestSignInWithGoogle === 'function'`, 20_000, 'the test hook');
+    await waitUntil(page, `typeof window.quireTestSignInWithGoogle === 'function'`, pageWaitMs, 'the test hook');
     const token = JSON.stringify({ sub: `g-${id}`, email, email_verified: true, name: 'Gee Oogle' });
     await page.evaluate(`window.quireTestSignInWithGoogle(${JSON.stringify(token)})`);
     await waitForHeaderName(page, localPart(email));

@@ -6,7 +6,7 @@
 import { findTool } from '@quire/catalog';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useBrowser, waitUntil } from '../lib/browser.ts';
+import { pageWaitMs, useBrowser, waitUntil } from '../lib/browser.ts';
 import { postSources, siteUrl, type PostSource } from './site.ts';
 
 const site = useBrowser();
@@ -29,7 +29,7 @@ async function waitForCards(page: Page, count: number) {
   await waitUntil(
     page,
     `document.querySelectorAll('.posts-grid .post-card').length === ${count}`,
-    10_000,
+    pageWaitMs,
     `${count} cards`,
   );
 }

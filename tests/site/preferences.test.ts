@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   localStorageItem,
+  pageWaitMs,
   setLocalStorageItem,
   useBrowser,
   visit,
@@ -109,7 +110,7 @@ describe('languages', () => {
       const { page, errors, dialogs } = await site.open('/tools/pdf-compress');
       await setLocalStorageItem(page, 'language', saved);
       await visit(page, page.url());
-      await waitUntil(page, `localStorage.getItem('language') === 'en'`, 15_000, 'the language to be settled');
+      await waitUntil(page, `localStorage.getItem('language') === 'en'`, pageWaitMs, 'the language to be settled');
       expect(await htmlAttr(page, 'lang')).toBe('en');
       expect(await page.locator('.tool-header .eyebrow').textContent()).toBe('Free PDF Tool');
       expect(await page.locator('main h1').textContent()).toBe('Convert with Compress PDF');
@@ -123,7 +124,7 @@ describe('languages', () => {
     const { page, dialogs } = await site.open('/', { locale: 'fr-FR' });
     await setLocalStorageItem(page, 'language', '<script>alert(1)</script>');
     await visit(page, page.url());
-    await waitUntil(page, `localStorage.getItem('language') === 'fr'`, 15_000, 'French');
+    await waitUntil(page, `localStorage.getItem('language') === 'fr'`, pageWaitMs, 'French');
     expect(await htmlAttr(page, 'lang')).toBe('fr');
     expect(dialogs).toEqual([]);
   });

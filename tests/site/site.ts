@@ -68,7 +68,7 @@ export async function settledStatus(page: Page, scope = '.widget', timeout = 90_
   return (await page.locator(`${scope} .upload-status`).textContent()) ?? '';
 }
 
-/** Downloads the result the page links to, at once (results live a few seconds in the test stack). */
+/** Downloads the result the page links to, at once (results live a short time in the test stack). */
 export async function downloadResult(page: Page, baseUrl: string, scope = '.widget') {
   const href = await page.locator(`${scope} .result a`).getAttribute('href');
   if (!href?.startsWith('/uploads/')) throw new Error(`unexpected download link ${href}`);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { findTool } from '@quire/catalog';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { useBrowser, visit, waitUntil } from '../lib/browser.ts';
+import { pageWaitMs, useBrowser, visit, waitUntil } from '../lib/browser.ts';
 import { corpusDir } from '../lib/corpus.ts';
 
 const site = useBrowser();
@@ -159,7 +159,7 @@ describe('choosing files', () => {
       await waitUntil(
         page,
         `document.querySelector('.widget .drop-zone small')?.textContent === ${JSON.stringify(expected)}`,
-        5_000,
+        pageWaitMs,
         expected,
       ).catch(() => undefined);
       expect(await small.textContent()).toBe(expected);
