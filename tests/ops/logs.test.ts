@@ -54,7 +54,7 @@ describe('logs of a run with a password', () => {
     // nginx writes a request's line once it has finished with it, which may be just after the client
     // has its answer: the lines are waited for, then the stack is stopped so that every line is written.
     const accessLog = join(stack.logDir, 'nginx-access.log');
-    for (let i = 0; i < 100; i++) {
+    for (const end = Date.now() + 60_000; Date.now() < end;) {
       const written = await readFile(accessLog, 'utf8').catch(() => '');
       if (written.includes(requestId) && written.includes(failedId)) break;
       await new Promise((r) => setTimeout(r, 100));

@@ -94,10 +94,14 @@ async function usage(): Promise<Record<string, number>> {
   }
 }
 
-/** SIGKILL to the instance's process group, as a machine that dies; waits (bounded) until it is gone. */
+/**
+ * SIGKILL to the instance's process group, as a machine that dies; waits until it is gone, so that no
+ * job sent after the kill can reach it (the bound is for a fault only).
+ */
 async function kill(instance: Instance): Promise<void> {
   process.kill(-instance.pid, 'SIGKILL');
-  await Promise.race([instance.exited, new Promise((r) => setTimeout(r, 10_000))]);
+  const late = new Promise<'late'>((r) => setTimeout(() => r('late'), 60_000).unref());
+  if ((await Promise.race([instance.exited, late])) === 'late') throw new Error(`pid ${instance.pid} outlived SIGKILL`);
 }
 
 /** The nginx access log's lines by request id. */
