@@ -120,8 +120,11 @@ export function leftovers(work: string): string[] {
   return browsers.length <= 1 ? left.filter((e) => !browsers.includes(e)) : left;
 }
 
-/** Polls until the work directory holds nothing a request left, for up to `ms`; returns what is left. */
-export async function settledLeftovers(work: string, ms = 10_000): Promise<string[]> {
+/**
+ * Polls until the work directory holds nothing a request left, for up to `ms` (a bound that only a leak
+ * reaches: a request's folder goes just after its answer); returns what is left.
+ */
+export async function settledLeftovers(work: string, ms = 30_000): Promise<string[]> {
   for (const end = Date.now() + ms; leftovers(work).length > 0 && Date.now() < end;) {
     await new Promise((r) => setTimeout(r, 100));
   }
