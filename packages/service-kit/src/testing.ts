@@ -25,6 +25,12 @@ export interface ToolAnswer {
   /** The result written to a file (200 only, with `saveIn`). */
   file?: string;
   ms: number;
+  /**
+   * CPU time this process spent during the call (the upload, the tool's work in this process, the
+   * answer; not the child processes that check the result). Unlike time on the clock, it does not grow
+   * when other work keeps the machine busy.
+   */
+  cpuMs: number;
 }
 
 let saved = 0;
@@ -36,6 +42,7 @@ let saved = 0;
  */
 export async function callTool(app: Express, tool: string, call: ToolCall = {}, saveIn?: string): Promise<ToolAnswer> {
   const start = Date.now();
+  const cpu = process.cpuUsage();
   let req = request(app).post(`/tools/${tool}`);
   for (const f of call.files ?? [])
     req = typeof f === 'string' ? req.attach('file', f) : req.attach('file', f.data, f.name);
@@ -51,7 +58,15 @@ export async function callTool(app: Express, tool: string, call: ToolCall = {}, 
   const properties = headers['x-quire-properties']
     ? (JSON.parse(headers['x-quire-properties']) as Record<string, unknown>)
     : {};
-  const answer: ToolAnswer = { status: res.status, headers, body, properties, ms: Date.now() - start };
+  const used = process.cpuUsage(cpu);
+  const answer: ToolAnswer = {
+    status: res.status,
+    headers,
+    body,
+    properties,
+    ms: Date.now() - start,
+    cpuMs: (used.user + used.system) / 1000,
+  };
   if (res.status !== 200) {
     try {
       answer.error = (JSON.parse(body.toString('utf8')) as { error: ToolAnswer['error'] }).error;

@@ -1,20 +1,8 @@
-import type { ToolId } from '@quire/catalog';
-import { createServiceApp, exec, type ServiceOptions, type ToolRun } from '@quire/service-kit';
+import { createServiceApp, exec, toolFolders, type ServiceOptions } from '@quire/service-kit';
 import { loadPdfjs } from './pdfjs.ts';
-import { pdfToExcel } from './tools/pdf-to-excel.ts';
-import { pdfToHtml } from './tools/pdf-to-html.ts';
-import { pdfToPpt } from './tools/pdf-to-ppt.ts';
-import { pdfToText } from './tools/pdf-to-text.ts';
-import { pdfToWord } from './tools/pdf-to-word.ts';
 
-/** The catalog's pdf-extract tools, by canonical id. */
-export const tools = {
-  'pdf-to-text': pdfToText,
-  'pdf-to-word': pdfToWord,
-  'pdf-to-excel': pdfToExcel,
-  'pdf-to-ppt': pdfToPpt,
-  'pdf-to-html': pdfToHtml,
-} satisfies Partial<Record<ToolId, ToolRun>>;
+/** The catalog's pdf-extract tools, each from its folder under tools/. */
+export const { tools, loaded } = toolFolders('pdf-extract', new URL('./tools/', import.meta.url));
 
 /** The engines answer: pdf.js for every tool, qpdf to decrypt, Ghostscript for slide backgrounds. */
 export async function health(): Promise<Record<string, unknown>> {

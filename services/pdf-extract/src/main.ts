@@ -1,9 +1,11 @@
 import { readServiceConfig, startService } from '@quire/service-kit';
-import { health, tools } from './app.ts';
+import { health, loaded, tools } from './app.ts';
 import { loadPdfjs } from './pdfjs.ts';
 
 // Every setting is checked before the service starts: a bad one stops it here, naming the setting.
 readServiceConfig('pdf-extract');
 // pdf.js is large: load it before the first request rather than during it.
 void loadPdfjs();
+// A tool that cannot load, or a setting its code reads, stops it here too.
+await loaded;
 startService({ name: 'pdf-extract', tools, health });

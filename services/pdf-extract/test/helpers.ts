@@ -1,61 +1,27 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
-import request from 'supertest';
+import { callTool, type ToolAnswer } from '@quire/service-kit/testing';
 
 export const corpus = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 
-export interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-  error?: { code: string; message: string };
-  properties: Record<string, unknown>;
-  /** The result saved to a scratch file (200 only). */
-  file?: string;
+export type Answer = ToolAnswer;
+
+/** Where results are saved; removed with `removeOutputs`. */
+const outDir = mkdtempSync(join(tmpdir(), 'pdf-extract-test-out-'));
+
+export const pdf = (name: string) => join(corpus, 'pdf', name);
+
+/** Calls a tool with one file; a result is saved to a scratch file (`file`). */
+export function call(app: Express, tool: string, file: string, fields: Record<string, string> = {}): Promise<Answer> {
+  return callTool(app, tool, { files: [file], fields }, outDir);
 }
 
-const outDir = mkdtempSync(join(tmpdir(), 'pdf-extract-test-out-'));
-let outputs = 0;
-
-export async function call(
-  app: Express,
-  tool: string,
-  file: string,
-  fields: Record<string, string> = {},
-): Promise<Answer> {
-  let req = request(app).post(`/tools/${tool}`).attach('file', file);
-  for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
-  const res = await req.buffer(true).parse((r, cb) => {
-    const chunks: Buffer[] = [];
-    r.on('data', (d: Buffer) => chunks.push(d));
-    r.on('end', () => cb(null, Buffer.concat(chunks)));
-  });
-  const body = res.body as Buffer;
-  const headers = res.headers as Record<string, string>;
-  const answer: Answer = {
-    status: res.status,
-    headers,
-    body,
-    properties: headers['x-quire-properties']
-      ? (JSON.parse(headers['x-quire-properties']) as Record<string, unknown>)
-      : {},
-  };
-  if (res.status === 200) {
-    const ext = headers['x-quire-output-kind'] ?? 'bin';
-    answer.file = join(outDir, `out-${++outputs}.${ext}`);
-    writeFileSync(answer.file, body);
-  } else {
-    try {
-      answer.error = (JSON.parse(body.toString()) as { error: Answer['error'] }).error;
-    } catch {
-      /* not JSON */
-    }
-  }
-  return answer;
+export function removeOutputs(): void {
+  rmSync(outDir, { recursive: true, force: true });
 }
 
 const unpack = `

@@ -1,14 +1,15 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { exec, remaining, ToolError, type ToolRun } from '@quire/service-kit';
-import { readInput, summary } from '../input.ts';
-import { writePptx } from '../render/pptx.ts';
+import type { ToolOptions } from '@quire/catalog';
+import { exec, remaining, ToolError, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { readInput, summary } from '../../input.ts';
+import { writePptx } from '../../render/pptx.ts';
 
 /** Longest side of a slide background, in pixels. */
 const maxSide = 1600;
 
 /** One slide per page: the page's graphics without its text as the background, the text editable on top. */
-export const pdfToPpt: ToolRun = async (ctx) => {
+export async function run(ctx: ToolContext<ToolOptions<'pdf-to-ppt'>>): Promise<ToolResult> {
   const doc = await readInput(ctx, { images: false });
   const dir = join(ctx.workdir, 'slides');
   await mkdir(dir, { recursive: true });
@@ -56,4 +57,4 @@ export const pdfToPpt: ToolRun = async (ctx) => {
     path: out,
     properties: summary(doc, { slides: doc.pages.length, backgrounds: backgrounds.filter(Boolean).length }),
   };
-};
+}

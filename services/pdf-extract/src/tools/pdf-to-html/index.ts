@@ -1,12 +1,13 @@
 import { join } from 'node:path';
-import type { ToolRun } from '@quire/service-kit';
-import { readInput, stem, summary } from '../input.ts';
-import { writeHtml } from '../render/html.ts';
+import type { ToolOptions } from '@quire/catalog';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
+import { readInput, stem, summary } from '../../input.ts';
+import { writeHtml } from '../../render/html.ts';
 
 /** One self-contained web page: semantic headings, paragraphs, lists and tables, images inlined. */
-export const pdfToHtml: ToolRun = async (ctx) => {
+export async function run(ctx: ToolContext<ToolOptions<'pdf-to-html'>>): Promise<ToolResult> {
   const doc = await readInput(ctx, { images: true });
   const out = join(ctx.workdir, 'out.html');
   await writeHtml(doc, stem(ctx), out);
   return { path: out, properties: summary(doc) };
-};
+}
