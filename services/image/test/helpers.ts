@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import sharp from 'sharp';
-import request from 'supertest';
 import yauzl from 'yauzl';
+import { callTool, type ToolAnswer } from '@quire/service-kit/testing';
 
 export const corpus = new URL('../../../../shared/corpus/', import.meta.url).pathname;
 export const images = join(corpus, 'images');
@@ -20,45 +20,16 @@ export function cleanScratch(): void {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-export interface Call {
-  status: number;
-  body: Buffer;
-  error?: { code: string; message: string };
-  properties: Record<string, unknown>;
-  headers: Record<string, string>;
-  /**
-   * CPU time this process spent during the call (the upload, the tool's work in this process, the
-   * answer; not the child processes that check the result). Unlike time on the clock, it does not grow
-   * when other work keeps the machine busy.
-   */
-  cpuMs: number;
-}
+export type Call = ToolAnswer;
 
 /** Posts files (paths, or buffers with a name) and fields to a tool of the app, as the gateway does. */
-export async function call(
+export function call(
   app: Express,
   tool: string,
   files: (string | { name: string; data: Buffer })[],
   fields: Record<string, string> = {},
 ): Promise<Call> {
-  const start = process.cpuUsage();
-  let req = request(app).post(`/tools/${tool}`);
-  for (const f of files) req = typeof f === 'string' ? req.attach('file', f) : req.attach('file', f.data, f.name);
-  for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
-  const res = await req.buffer(true).parse((r, cb) => {
-    const chunks: Buffer[] = [];
-    r.on('data', (d: Buffer) => chunks.push(d));
-    r.on('end', () => cb(null, Buffer.concat(chunks)));
-  });
-  const body = res.body as Buffer;
-  const used = process.cpuUsage(start);
-  const cpuMs = (used.user + used.system) / 1000;
-  const headers = res.headers as Record<string, string>;
-  if (res.status !== 200) {
-    const json = JSON.parse(body.toString('utf8')) as { error: { code: string; message: string } };
-    return { status: res.status, body, error: json.error, properties: {}, headers, cpuMs };
-  }
-  return { status: 200, body, properties: JSON.parse(headers['x-quire-properties'] ?? '{}'), headers, cpuMs };
+  return callTool(app, tool, { files, fields });
 }
 
 /** A successful call's result saved to a file. */
@@ -68,11 +39,9 @@ export async function result(
   files: Parameters<typeof call>[2],
   fields: Record<string, string> = {},
 ) {
-  const r = await call(app, tool, files, fields);
-  if (r.status !== 200) throw new Error(`${tool} answered ${r.status}: ${JSON.stringify(r.error)}`);
-  const path = scratchFile(r.headers['x-quire-output-kind'] === 'zip' ? 'zip' : 'pdf');
-  writeFileSync(path, r.body);
-  return { ...r, path };
+  const r = await callTool(app, tool, { files, fields }, scratch);
+  if (r.status !== 200 || !r.file) throw new Error(`${tool} answered ${r.status}: ${JSON.stringify(r.error)}`);
+  return { ...r, path: r.file };
 }
 
 export function qpdfCheck(path: string): number {

@@ -1,11 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   call,
-  cleanScratch,
   displayed,
   image,
   imageManifest,
@@ -17,29 +14,10 @@ import {
   render,
   renderPng,
   result,
-} from './helpers.ts';
+} from '../../../test/helpers.ts';
+import { useImageService } from '../../../test/use-image.ts';
 
-// Work files go to a directory of the test's own, checked empty at the end: nothing may leak.
-const workDir = mkdtempSync(join(tmpdir(), 'quire-image-work-'));
-process.env.WORK_DIR = workDir;
-const { createApp } = await import('../src/app.ts');
-let app: ReturnType<typeof createApp>;
-
-beforeAll(() => {
-  app = createApp();
-});
-
-afterAll(async () => {
-  // The kit removes a request's directory once its response has ended: waited for, within a bound
-  // that only a leak reaches.
-  for (const end = Date.now() + 30_000; readdirSync(workDir).length > 0 && Date.now() < end;) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const left = readdirSync(workDir);
-  rmSync(workDir, { recursive: true, force: true });
-  cleanScratch();
-  expect(left).toEqual([]);
-});
+const app = useImageService();
 
 /** Images the tool must refuse, by design, and why. */
 const refused: Record<string, string> = {
@@ -68,7 +46,7 @@ describe('image-to-pdf on every image of the corpus', () => {
   for (const row of rows.filter((r) => !(r.file in refused))) {
     it(`${row.file}: one page per image or TIFF page, shaped as displayed, showing the image`, async () => {
       const source = image(row.file);
-      const { path, properties } = await result(app, 'image-to-pdf', [source]);
+      const { path, properties } = await result(app(), 'image-to-pdf', [source]);
       expect(qpdfCheck(path)).toBe(0);
       const isTiff = /\.tiff?$/.test(row.file);
       const pages = isTiff ? row.frames : 1; // animations give their first frame
@@ -99,53 +77,6 @@ describe('image-to-pdf on every image of the corpus', () => {
   }
 });
 
-describe('JPEG pass-through', () => {
-  const jpegs = imageManifest().filter((r) => r.file.endsWith('.jpg'));
-
-  it.each(jpegs.map((r) => r.file))('%s goes in as it is, byte for byte, whatever its orientation', async (file) => {
-    const { path, properties } = await result(app, 'jpg-to-pdf', [image(file)]);
-    const [img] = pageImages(path);
-    const { dict, stream } = rawObject(path, img!.object);
-    expect(dict).toContain('/DCTDecode');
-    expect(stream.equals(readFileSync(image(file)))).toBe(true);
-    expect(properties.embeddedAsIs).toBe(1);
-  });
-
-  it('keeps the colours of an Adobe CMYK JPEG (inverted samples undone by /Decode)', async () => {
-    const file = image('pillow-pil_sample_cmyk.jpg');
-    const { path } = await result(app, 'jpg-to-pdf', [file]);
-    const { dict } = rawObject(path, pageImages(path)[0]!.object);
-    expect(dict).toMatch(/\/ColorSpace \/DeviceCMYK/);
-    expect(dict).toMatch(/\/Decode \[ 1 0 1 0 1 0 1 0 \]/);
-    const reference = await sharp(file).toColourspace('srgb').png().toBuffer();
-    const rendered = await renderPng(path, 1, 72);
-    const inverted = await sharp(reference).negate().png().toBuffer();
-    const diff = await meanDifference(rendered, reference);
-    // Poppler's CMYK to RGB is simpler than sharp's colour-managed one, hence the allowance; inverted
-    // colours would be far beyond it.
-    expect(diff).toBeLessThan(20);
-    expect(await meanDifference(inverted, reference)).toBeGreaterThan(100);
-  });
-
-  it('turns the 280 MP JPEG into a page at once, in little memory, without decoding it', async () => {
-    const file = image('sharp-giant-image-20000x14000.jpg');
-    const before = process.memoryUsage().rss;
-    const { path, cpuMs } = await result(app, 'jpg-to-pdf', [file]);
-    // The tool takes well under a second of this process's time; the kit's checks of the result
-    // (qpdf --check, a rendering at 9 dpi) run in processes of their own, in about 12 MB each.
-    expect(cpuMs).toBeLessThan(1000);
-    // Decoding it would take 280 MB at the least.
-    expect(process.memoryUsage().rss - before).toBeLessThan(150 * 1024 * 1024);
-    const [img] = pageImages(path);
-    expect(img).toMatchObject({ width: 20000, height: 14000 });
-    expect(rawObject(path, img!.object).stream.equals(readFileSync(file))).toBe(true);
-    // 384 dpi (151 dots a centimetre) as the file says: 20000 px = 52 in = 3750 pt.
-    const [size] = pageSizes(path);
-    expect(size!.width).toBeCloseTo(3750, -1);
-    expect(qpdfCheck(path)).toBe(0);
-  });
-});
-
 describe('every EXIF orientation, for JPEG (kept as it is) and PNG (rows kept as they are)', () => {
   // An asymmetric picture, 60×40, so that any turn or mirror shows.
   const base = () =>
@@ -155,7 +86,7 @@ describe('every EXIF orientation, for JPEG (kept as it is) and PNG (rows kept as
     it(`orientation ${orientation}`, async () => {
       for (const format of ['jpeg', 'png'] as const) {
         const data = await base().withMetadata({ orientation }).toFormat(format).toBuffer();
-        const { path } = await result(app, 'image-to-pdf', [{ name: `o${orientation}.${format}`, data }]);
+        const { path } = await result(app(), 'image-to-pdf', [{ name: `o${orientation}.${format}`, data }]);
         const [size] = pageSizes(path);
         // 80×40 stored; 5–8 show it 40×80.
         expect(aspect(size!)).toBeCloseTo(orientation >= 5 ? 0.5 : 2, 2);
@@ -172,7 +103,7 @@ describe('transparency', () => {
     '%s is kept as a soft mask: on the page it is the image laid over white, never over black',
     async (file) => {
       const source = image(file);
-      const { path } = await result(app, 'image-to-pdf', [source]);
+      const { path } = await result(app(), 'image-to-pdf', [source]);
       const { dict } = rawObject(path, pageImages(path)[0]!.object);
       expect(dict).toMatch(/\/SMask \d+ 0 R/);
       const { data: rgba, info } = await sharp(source).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -212,7 +143,7 @@ describe('transparency', () => {
       })
       .png()
       .toBuffer();
-    const { path, cpuMs } = await result(app, 'image-to-pdf', [{ name: 'varied.png', data }]);
+    const { path, cpuMs } = await result(app(), 'image-to-pdf', [{ name: 'varied.png', data }]);
     expect(cpuMs).toBeLessThan(3000);
     expect(rawObject(path, pageImages(path)[0]!.object).dict).toMatch(/\/SMask \d+ 0 R/);
     expect(await meanDifference(await renderPng(path, 1, 36), await displayed(data))).toBeLessThan(sameImage);
@@ -220,7 +151,7 @@ describe('transparency', () => {
 
   it('leaves out the mask of an alpha channel that is opaque everywhere', async () => {
     const data = await sharp(image('pillow-hopper.tif')).ensureAlpha(1).png().toBuffer();
-    const { path } = await result(app, 'image-to-pdf', [{ name: 'opaque.png', data }]);
+    const { path } = await result(app(), 'image-to-pdf', [{ name: 'opaque.png', data }]);
     expect(rawObject(path, pageImages(path)[0]!.object).dict).not.toContain('/SMask');
   });
 });
@@ -245,7 +176,7 @@ describe('PNG variants', () => {
   ];
   it.each(cases)('%s', async (name, make, asIs) => {
     const data = await make();
-    const { path, properties } = await result(app, 'image-to-pdf', [{ name: 'v.png', data }]);
+    const { path, properties } = await result(app(), 'image-to-pdf', [{ name: 'v.png', data }]);
     expect(qpdfCheck(path)).toBe(0);
     expect(properties.embeddedAsIs, name).toBe(asIs ? 1 : 0);
     const [size] = pageSizes(path);
@@ -260,7 +191,7 @@ describe('page sizes', () => {
   const portrait = image('sharp-Portrait_6.jpg'); // 600×450 stored, shown 450×600
 
   it('fit: the image at its resolution, 72 dpi when it says none', async () => {
-    const { path } = await result(app, 'image-to-pdf', [
+    const { path } = await result(app(), 'image-to-pdf', [
       landscape,
       image('pillow-hopper.jpg'),
       image('pillow-hopper.webp'),
@@ -277,7 +208,7 @@ describe('page sizes', () => {
   ])(
     '%s: the paper turned to follow the image, the image fitted inside a margin and centred',
     async (pageSize, short, long) => {
-      const { path, properties } = await result(app, 'image-to-pdf', [landscape, portrait], { pageSize });
+      const { path, properties } = await result(app(), 'image-to-pdf', [landscape, portrait], { pageSize });
       expect(properties.pageSize).toBe(pageSize);
       const [first, second] = pageSizes(path);
       expect(first!.width).toBeCloseTo(long, 0);
@@ -319,11 +250,11 @@ describe('several files', () => {
       image('sharp-Portrait_6.jpg'),
       image('pillow-multipage.tiff'),
     ];
-    const { path, properties } = await result(app, 'image-to-pdf', files);
+    const { path, properties } = await result(app(), 'image-to-pdf', files);
     expect(properties).toMatchObject({ pages: 6, images: 4 });
     const shapes = pageSizes(path).map((s) => Number(aspect(s).toFixed(2)));
     expect(shapes).toEqual([1.33, 1, 0.75, 1, 1, 1]);
-    const reversed = await result(app, 'image-to-pdf', [...files].reverse());
+    const reversed = await result(app(), 'image-to-pdf', [...files].reverse());
     expect(pageSizes(reversed.path).map((s) => Number(aspect(s).toFixed(2)))).toEqual([1, 1, 1, 0.75, 1, 1.33]);
     // The picture on each page is its file's: the first page shows the landscape, the last the hopper.
     const first = await renderPng(path, 1, 72);
@@ -334,7 +265,7 @@ describe('several files', () => {
 describe('refusals', () => {
   it('answers the 65536×65536 pixel bomb with a clear 422 at once, from its header', async () => {
     const before = process.memoryUsage().rss;
-    const r = await call(app, 'image-to-pdf', [image('sharp-65536x65536-uint32-limit.png')]);
+    const r = await call(app(), 'image-to-pdf', [image('sharp-65536x65536-uint32-limit.png')]);
     expect(r.status).toBe(422);
     expect(r.error?.code).toBe('damaged_input');
     expect(r.error?.message).toBe(
@@ -345,7 +276,7 @@ describe('refusals', () => {
   });
 
   it('refuses one bomb among good images before doing any work', async () => {
-    const r = await call(app, 'image-to-pdf', [
+    const r = await call(app(), 'image-to-pdf', [
       image('sharp-Landscape_1.jpg'),
       image('sharp-65536x65536-uint32-limit.png'),
     ]);
@@ -366,7 +297,7 @@ describe('refusals', () => {
     file.writeUInt32LE(1, 30); // RLE8: a few bytes could fill it all
     file.writeUInt32LE(1, 46);
     file.writeUInt16LE(0x0100, 58); // end of bitmap
-    const r = await call(app, 'image-to-pdf', [{ name: 'bomb.bmp', data: file }]);
+    const r = await call(app(), 'image-to-pdf', [{ name: 'bomb.bmp', data: file }]);
     expect(r.status).toBe(422);
     expect(r.error?.message).toBe(
       'This image is too large: "bomb.bmp" has 100000×100000 pixels; the limit for BMP images is 50 megapixels.',
@@ -374,10 +305,10 @@ describe('refusals', () => {
   });
 
   it('refuses AVIF, which it does not take, and PNG for jpg-to-pdf, as unsupported types', async () => {
-    const avif = await call(app, 'image-to-pdf', [image('pillow-hopper.avif')]);
+    const avif = await call(app(), 'image-to-pdf', [image('pillow-hopper.avif')]);
     expect(avif.status).toBe(415);
     expect(avif.error?.code).toBe('unsupported_type');
-    const png = await call(app, 'jpg-to-pdf', [image('pillow-transparent.png')]);
+    const png = await call(app(), 'jpg-to-pdf', [image('pillow-transparent.png')]);
     expect(png.status).toBe(415);
   });
 
@@ -392,7 +323,7 @@ describe('refusals', () => {
       ['cut.jpg', jpeg.subarray(0, 3000)],
       ['header-only.jpg', jpeg.subarray(0, 300)],
     ] as const) {
-      const r = await call(app, 'image-to-pdf', [{ name, data }]);
+      const r = await call(app(), 'image-to-pdf', [{ name, data }]);
       expect(r.status, name).toBe(422);
       expect(r.error?.code).toBe('damaged_input');
       expect(r.error?.message).toBe(
@@ -402,7 +333,7 @@ describe('refusals', () => {
   });
 
   it('names the option and its values when pageSize is wrong', async () => {
-    const r = await call(app, 'image-to-pdf', [image('pillow-hopper.jpg')], { pageSize: 'a3' });
+    const r = await call(app(), 'image-to-pdf', [image('pillow-hopper.jpg')], { pageSize: 'a3' });
     expect(r.status).toBe(400);
     expect(r.error?.message).toContain('pageSize');
   });
@@ -410,7 +341,7 @@ describe('refusals', () => {
 
 describe('result', () => {
   it('is named after the first image and says what it did', async () => {
-    const r = await result(app, 'image-to-pdf', [image('pillow-hopper.bmp'), image('pillow-hopper.jpg')]);
+    const r = await result(app(), 'image-to-pdf', [image('pillow-hopper.bmp'), image('pillow-hopper.jpg')]);
     expect(decodeURIComponent(r.headers['x-quire-output-name']!)).toBe('pillow-hopper.pdf');
     expect(r.headers['content-type']).toBe('application/pdf');
     expect(r.properties).toMatchObject({ bytes: r.body.length, pages: 2, images: 2, embeddedAsIs: 1, pageSize: 'fit' });

@@ -1,31 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, cleanScratch, corpus, renderPng, result, scratchFile, unzip } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { limits } from '../../config.ts';
+import { call, corpus, renderPng, result, scratchFile, unzip } from '../../../test/helpers.ts';
+import { useImageService } from '../../../test/use-image.ts';
 
-const workDir = mkdtempSync(join(tmpdir(), 'quire-image-work-'));
-process.env.WORK_DIR = workDir;
-const { createApp } = await import('../src/app.ts');
-const { limits } = await import('../src/config.ts');
-let app: ReturnType<typeof createApp>;
-
-beforeAll(() => {
-  app = createApp();
-});
-
-afterAll(async () => {
-  // A request's folder goes just after its answer: waited for, within a bound that only a leak reaches.
-  for (const end = Date.now() + 30_000; readdirSync(workDir).length > 0 && Date.now() < end;) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const left = readdirSync(workDir);
-  rmSync(workDir, { recursive: true, force: true });
-  cleanScratch();
-  expect(left).toEqual([]);
-});
+const app = useImageService();
 
 const pdf = (name: string) => join(corpus, 'pdf', name);
 const encrypted = (name: string) => join(corpus, 'pdf-encrypted', name);
@@ -44,7 +26,7 @@ function shownSizes(path: string, password?: string): { width: number; height: n
 
 /** Runs pdf-to-images and checks the ZIP: names, count, formats and pixel sizes for the dpi. */
 async function images(file: string, fields: Record<string, string>, password?: string) {
-  const r = await result(app, 'pdf-to-images', [file], { ...fields, ...(password ? { password } : {}) });
+  const r = await result(app(), 'pdf-to-images', [file], { ...fields, ...(password ? { password } : {}) });
   expect(r.headers['content-type']).toBe('application/zip');
   const entries = await unzip(r.path);
   const sizes = shownSizes(file, password);
@@ -101,10 +83,10 @@ describe('pdf-to-images', () => {
     const file = encrypted('qpdf-20-pages-user-owner.pdf');
     const { entries } = await images(file, { dpi: '72', format: 'jpg' }, 'user');
     expect(entries).toHaveLength(20);
-    const none = await call(app, 'pdf-to-images', [file]);
+    const none = await call(app(), 'pdf-to-images', [file]);
     expect(none.status).toBe(400);
     expect(none.error?.code).toBe('password_required');
-    const wrong = await call(app, 'pdf-to-images', [file], { password: 'nope' });
+    const wrong = await call(app(), 'pdf-to-images', [file], { password: 'nope' });
     expect(wrong.status).toBe(400);
     expect(wrong.error?.code).toBe('wrong_password');
   });
@@ -121,7 +103,7 @@ describe('pdf-to-images', () => {
     const started = limits.renderImageMegapixels;
     limits.renderImageMegapixels = 8;
     try {
-      const r = await call(app, 'pdf-to-images', [pdf('camelot-image-scanned-table.pdf')], { dpi: '72' });
+      const r = await call(app(), 'pdf-to-images', [pdf('camelot-image-scanned-table.pdf')], { dpi: '72' });
       expect(r.status).toBe(422);
       expect(r.error?.code).toBe('damaged_input');
       expect(r.error?.message).toBe(
@@ -139,19 +121,19 @@ describe('pdf-to-images', () => {
     limits.renderMegapixels = 20;
     try {
       // 11 letter pages at 300 dpi: 92 MP.
-      const r = await call(app, 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '300' });
+      const r = await call(app(), 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '300' });
       expect(r.status).toBe(400);
       expect(r.error?.code).toBe('invalid_option');
       expect(r.error?.message).toBe(
         'The option "dpi" is too high for this PDF: its 11 pages would make 93 megapixels of images at 300 dpi; the limit is 20 megapixels. Please choose 139 dpi or less.',
       );
       // And that dpi does fit.
-      expect((await call(app, 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '139', format: 'jpg' })).status).toBe(
-        200,
-      );
+      expect(
+        (await call(app(), 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '139', format: 'jpg' })).status,
+      ).toBe(200);
       // When not even 72 dpi fits, the file is too large.
       limits.renderMegapixels = 1;
-      const big = await call(app, 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '72' });
+      const big = await call(app(), 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '72' });
       expect(big.status).toBe(422);
       expect(big.error?.message).toMatch(
         /^This PDF is too large to turn into images: its 11 pages would make 6 megapixels/,
@@ -162,7 +144,7 @@ describe('pdf-to-images', () => {
   });
 
   it('refuses a dpi outside 72–300, naming the field', async () => {
-    const r = await call(app, 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '600' });
+    const r = await call(app(), 'pdf-to-images', [pdf('qpdf-11-pages.pdf')], { dpi: '600' });
     expect(r.status).toBe(400);
     expect(r.error?.message).toContain('dpi');
   });
@@ -172,7 +154,7 @@ describe('pdf-to-images', () => {
     expect(broken.length).toBeGreaterThanOrEqual(19);
     const outcomes = new Set<string>();
     for (const name of broken) {
-      const r = await call(app, 'pdf-to-images', [join(corpus, 'pdf-broken', name)], { dpi: '72', format: 'jpg' });
+      const r = await call(app(), 'pdf-to-images', [join(corpus, 'pdf-broken', name)], { dpi: '72', format: 'jpg' });
       expect(r.status, name).toBeLessThan(500);
       if (r.status === 200) {
         const zip = scratchFile('zip');
