@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { accepts, outputKind, parseOptions, tools as catalog, type FileKind, type Tool } from '@quire/catalog';
 import { tools as imageTools } from '@quire/image';
-import { createApp as createOffice, officeTools } from '@quire/office';
+import { createApp as createOffice } from '@quire/office';
 import { tools as editorTools } from '@quire/pdf-editor';
 import { tools as extractTools } from '@quire/pdf-extract';
 import { createRenderer } from '@quire/renderer';
@@ -163,7 +163,7 @@ export async function benchVerify(): Promise<BenchReport> {
     ...editorTools,
     ...imageTools,
     ...extractTools,
-    ...officeTools(office.engine),
+    ...office.tools,
     ...renderer.tools,
   };
   const rows: Row[] = [];

@@ -7,13 +7,14 @@ import {
   exec,
   requestIdMiddleware,
   type RestartReason,
+  toolFolders,
   type ServiceKit,
+  type ToolRun,
 } from '@quire/service-kit';
 import client from 'prom-client';
 import { OfficeEngine, type EngineSettings } from './engine/engine.ts';
 import { libreOfficeRoute } from './gotenberg/route.ts';
 import { readSettings } from './settings.ts';
-import { officeTools } from './tools.ts';
 
 /** The Gotenberg release whose LibreOffice API this service speaks. */
 export const gotenbergApiVersion = '8';
@@ -21,6 +22,10 @@ const serviceVersion = '0.1.0';
 
 export type OfficeApp = express.Express & {
   engine: OfficeEngine;
+  /** The catalog's office tools, each from its folder under tools/, sharing this app's listeners. */
+  tools: Record<string, ToolRun>;
+  /** Settles once every tool's module has loaded (see toolFolders). */
+  loaded: Promise<void>;
   /** Stops every listener and the helper, and removes their profiles. */
   close(): Promise<void>;
 };
@@ -36,10 +41,11 @@ export function createApp(overrides: Partial<EngineSettings> = {}): OfficeApp {
   let countRestart: ((reason: RestartReason) => void) | undefined;
   const engine = new OfficeEngine(settings, log, (reason) => countRestart?.(reason));
   let kit: ServiceKit | undefined;
+  const { tools, loaded } = toolFolders('office', new URL('./tools/', import.meta.url), engine);
 
   const inner = createServiceApp({
     name: 'office',
-    tools: officeTools(engine),
+    tools,
     health: () => Promise.resolve(engine.status()),
     routes: (app, k) => {
       kit = k;
@@ -75,7 +81,7 @@ export function createApp(overrides: Partial<EngineSettings> = {}): OfficeApp {
   });
   app.use(inner);
   void engine.start().catch((err: unknown) => log.error('LibreOffice did not start', { err: String(err) }));
-  return Object.assign(app, { engine, close: () => engine.close() });
+  return Object.assign(app, { engine, tools, loaded, close: () => engine.close() });
 }
 
 /**

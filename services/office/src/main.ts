@@ -7,6 +7,8 @@ import { createApp } from './app.ts';
 // Every setting is checked before LibreOffice starts: a bad one stops the service here, naming the setting.
 const { port, host } = readServiceConfig('office');
 const app = createApp();
+// A tool that cannot load stops the service here too.
+await app.loaded;
 const server = app.listen(port, host, () => {
   console.log(JSON.stringify({ level: 'info', service: 'office', message: `listening on ${host}:${port}` }));
 });

@@ -3,6 +3,6 @@ import { health, loaded, tools } from './app.ts';
 
 // Every setting is checked before the service starts: a bad one stops it here, naming the setting.
 readServiceConfig('pdf-editor');
-// So do a tool that cannot load and the settings its code reads.
+// A tool that cannot load, or a setting its code reads, stops it here too.
 await loaded;
 startService({ name: 'pdf-editor', tools, health });

@@ -22,7 +22,7 @@ import {
 import yazl from 'yazl';
 import { convertDocument } from '../convert.ts';
 import type { OfficeEngine } from '../engine/engine.ts';
-import { toolFamilies } from '../tools.ts';
+import { toolFamilies } from '../to-pdf.ts';
 import { GotenbergError, notMultipart, sendError, toGotenbergError, uploadError } from './errors.ts';
 import { outputFilename, readConvertForm, type ConvertForm } from './form.ts';
 

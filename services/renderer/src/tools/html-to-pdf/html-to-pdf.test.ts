@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, createRenderer, type Renderer } from '../src/index.ts';
+import { createApp, createRenderer, type Renderer } from '../../index.ts';
 import {
   call,
   corpusHtml,
@@ -16,7 +16,7 @@ import {
   settledLeftovers,
   text,
   words,
-} from './helpers.ts';
+} from '../../../test/helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
