@@ -12,15 +12,7 @@ import { mkdtempSync, openAsBlob, readdirSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { compressionLevels } from '@quire/catalog';
-import {
-  greySimilarity,
-  missingItems,
-  pageText,
-  renderPage,
-  samplePageNumbers,
-  wordsOf,
-  type Grey,
-} from '@quire/service-kit';
+import { greySimilarity, missingItems, pageText, renderPage, samplePageNumbers, wordsOf, type Grey } from '@quire/pdf';
 import { ghostscriptArgs, squeeze } from '../services/pdf-editor/src/tools/pdf-compress/index.ts';
 import { corpus, median, resultsDir, startService, time, type BenchReport } from './lib.ts';
 

@@ -4,7 +4,7 @@
  * accuracy against the corpus's expected texts) and Word (a document -> PDF -> DOCX round trip).
  * Run alone with `node --import tsx bench/fidelity.ts`.
  */
-import { hasSoffice, measureTables, measureText, measureWord, type WordReport } from '../tests/fidelity/harness.ts';
+import { hasSoffice, measureTables, measureText, measureWord, type WordReport } from '../tests/lib/fidelity/harness.ts';
 import { writeReport, type BenchReport } from './lib.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

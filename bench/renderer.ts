@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumArgs } from '@quire/renderer';
-import { chromiumPath } from '@quire/service-kit';
+import { chromiumPath } from '@quire/renderer/chromium';
 import { corpus, median, peakRssMb, startService, time, type BenchReport } from './lib.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);

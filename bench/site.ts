@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
-import { chromiumPath, headlessChromiumFlags } from '@quire/service-kit';
+import { chromiumPath, headlessChromiumFlags } from '@quire/renderer/chromium';
 import { startStack } from '../scripts/stack.ts';
 import { median, root, type BenchReport } from './lib.ts';
 

@@ -10,21 +10,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { accepts, outputKind, parseOptions, tools as catalog, type FileKind, type Tool } from '@quire/catalog';
+import { outputKind, parseOptions, tools as catalog, type FileKind, type Tool } from '@quire/catalog';
 import { tools as imageTools } from '@quire/image';
 import { createApp as createOffice } from '@quire/office';
 import { tools as editorTools } from '@quire/pdf-editor';
 import { tools as extractTools } from '@quire/pdf-extract';
 import { createRenderer } from '@quire/renderer';
-import {
-  createLogger,
-  detectZipKind,
-  officeKindFor,
-  readInputsAhead,
-  sniffKind,
-  verifyResult,
-  type ToolRun,
-} from '@quire/service-kit';
+import { createLogger } from '@quire/base';
+import { uploadKind } from '@quire/detect';
+import { readInputsAhead, verifyResult } from '@quire/pdf';
+import type { ToolRun } from '@quire/service-kit';
 import { corpus, median, time, type BenchReport } from './lib.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -59,14 +54,11 @@ const fields: Record<string, Record<string, string>> = {
   'rotate-pdf': { angle: '90' },
 };
 
-/** The kind the kit would give an upload: by content, office documents looked inside. */
+/** The kind an upload is given: by content, office documents looked inside. */
 async function kindOf(tool: Tool, path: string): Promise<FileKind> {
-  let kind = await sniffKind(path);
-  if (kind === 'zip') kind = await detectZipKind(path);
-  if (kind && accepts(tool, kind)) return kind;
-  const office = 'kinds' in tool.input ? await officeKindFor(path, tool.input.kinds) : undefined;
-  if (!office) throw new Error(`${tool.id} does not take ${path}`);
-  return office;
+  const kind = await uploadKind(tool, path);
+  if (!kind) throw new Error(`${tool.id} does not take ${path}`);
+  return kind;
 }
 
 interface Row {

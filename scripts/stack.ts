@@ -11,7 +11,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { services, type ServiceName } from '@quire/catalog';
-import { defaults } from '@quire/service-kit';
+import { defaults } from '@quire/base';
 import { readNginxSettings, renderNginxConfig, type NginxSettings } from '../infra/nginx/render.ts';
 import { demoProjectId, prepareAuthEmulator } from '../gateway/src/auth-emulator.ts';
 

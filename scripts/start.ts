@@ -3,7 +3,7 @@
  * setup.sh has installed what is needed; the site is built here first.
  */
 import { spawnSync } from 'node:child_process';
-import { defaults, readSettings, setting, type SettingsOf } from '@quire/service-kit';
+import { defaults, readSettings, setting, type SettingsOf } from '@quire/base';
 import { repoRoot, startStack, type Stack } from './stack.ts';
 
 /** The launcher's own settings; every process it starts reads its own as well. */

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { ToolError } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
 import { authConfigJson, userOf } from './auth.ts';
 import type { FirebaseSettings } from './config.ts';
 import { userHistory, type Db } from './db.ts';

@@ -1,14 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import {
-  ToolError,
-  createLogger,
-  errorHandler,
-  requestIdMiddleware,
-  uploadMiddleware,
-  workdirMiddleware,
-  type Logger,
-} from '@quire/service-kit';
+import { ToolError, createLogger, requestIdMiddleware, type Logger } from '@quire/base';
+import { errorHandler, uploadMiddleware, workdirMiddleware } from '@quire/http';
 import { accountRoutes } from './account.ts';
 import { authMiddleware } from './auth.ts';
 import { apiDocsHtml, catalogJson, openApi } from './catalog-api.ts';

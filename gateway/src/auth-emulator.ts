@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { defaults } from '@quire/service-kit';
+import { defaults } from '@quire/base';
 
 /** The project every local run and test uses: a `demo-` project never reaches Google. */
 export const demoProjectId = defaults.firebaseProjectId;

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { getApps, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import { ToolError } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
 import type { FirebaseSettings } from './config.ts';
 
 /** Who made a call: a Firebase user, known by the ID token the call carried. */

@@ -13,7 +13,7 @@ import {
   type Env,
   type SettingsOf,
   type SignIn,
-} from '@quire/service-kit';
+} from '@quire/base';
 
 export interface GatewayConfig {
   port: number;

@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileKinds } from '@quire/catalog';
-import { ToolError, pageCount, resultName } from '@quire/service-kit';
+import { ToolError, resultName } from '@quire/base';
+import { pageCount } from '@quire/pdf';
 import type { StepOutput, StepRequest } from './service-client.ts';
 
 /**

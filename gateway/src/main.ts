@@ -1,4 +1,4 @@
-import { createLogger } from '@quire/service-kit';
+import { createLogger } from '@quire/base';
 import { createGatewayApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db.ts';

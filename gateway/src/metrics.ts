@@ -2,7 +2,7 @@ import type { StatsFs } from 'node:fs';
 import { readdir, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import client from 'prom-client';
-import { createMetrics } from '@quire/service-kit';
+import { createMetrics } from '@quire/base';
 
 /**
  * The kit's request metrics, plus the results: how many were saved, how many are kept and their bytes,

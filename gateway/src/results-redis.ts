@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { ToolError, type Logger } from '@quire/service-kit';
+import { ToolError, type Logger } from '@quire/base';
 import { isResultName, newResultName, readableNameOf, type ResultStore, type StoredResult } from './results.ts';
 
 /** Results go in and out in pieces of this size: a result is never whole in a gateway's memory. */

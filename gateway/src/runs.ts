@@ -1,16 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { checkWorkflow, findTool, readsOffice, readsPdf, takesUrl, type Tool } from '@quire/catalog';
-import {
-  ToolError,
-  checkPublicUrl,
-  checkToolRequest,
-  runJob,
-  safeName,
-  toToolError,
-  trackRequest,
-  type Job,
-  type Logger,
-} from '@quire/service-kit';
+import { ToolError, safeName, toToolError, trackRequest, type Job, type Logger } from '@quire/base';
+import { checkPublicUrl, checkToolRequest, runJob } from '@quire/http';
 import { userOf } from './auth.ts';
 import { countUse, recordRun, type Db } from './db.ts';
 import type { GatewayMetrics } from './metrics.ts';

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { errorCodes, isFileKind, type ErrorCode, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
-import { ToolError, type Job } from '@quire/service-kit';
+import { ToolError, type Job } from '@quire/base';
 import { convertWithGotenberg } from './gotenberg-client.ts';
 
 export interface StepInput {

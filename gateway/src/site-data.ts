@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ToolError, type Logger } from '@quire/service-kit';
+import { ToolError, type Logger } from '@quire/base';
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { saveContactMessage, subscribe, unsubscribe, type Db } from './db.ts';

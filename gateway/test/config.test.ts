@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { constants, services } from '@quire/catalog';
-import { defaults } from '@quire/service-kit';
+import { defaults } from '@quire/base';
 import { readConfig } from '../src/config.ts';
 
 describe("the gateway's settings", () => {

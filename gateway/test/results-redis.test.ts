@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolError } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
 import { createGatewayApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db.ts';

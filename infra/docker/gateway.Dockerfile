@@ -46,7 +46,10 @@ WORKDIR /app
 COPY --from=gateway-deps /app ./
 COPY tsconfig.json ./
 COPY packages/catalog/src packages/catalog/src
-COPY packages/service-kit/src packages/service-kit/src
+COPY packages/base/src packages/base/src
+COPY packages/detect/src packages/detect/src
+COPY packages/pdf/src packages/pdf/src
+COPY packages/http/src packages/http/src
 COPY gateway/src gateway/src
 COPY infra/docker/healthcheck.mjs /usr/local/lib/quire/healthcheck.mjs
 # The site's data when no DATABASE_URL is set, and results when no REDIS_URL is: a volume in compose.

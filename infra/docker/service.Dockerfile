@@ -24,7 +24,7 @@ RUN set -eux; \
 FROM node:20-bookworm-slim
 ARG SERVICE
 ARG PORT
-# Every service checks its results with qpdf and Poppler (the kit's verification), where URW's fonts stand
+# Every service checks its results with qpdf and Poppler (verification, in packages/pdf), where URW's fonts stand
 # in for the PDF standard fonts; then each service's own engines, as scripts/setup.sh installs them.
 RUN set -eux; \
     test -n "$PORT" || { echo "the build argument PORT must be the service's port" >&2; exit 1; }; \
@@ -45,6 +45,10 @@ WORKDIR /app
 COPY --from=deps /app ./
 COPY tsconfig.json ./
 COPY packages/catalog/src packages/catalog/src
+COPY packages/base/src packages/base/src
+COPY packages/detect/src packages/detect/src
+COPY packages/pdf/src packages/pdf/src
+COPY packages/http/src packages/http/src
 COPY packages/service-kit/src packages/service-kit/src
 COPY services/${SERVICE}/src services/${SERVICE}/src
 COPY infra/docker/healthcheck.mjs /usr/local/lib/quire/healthcheck.mjs

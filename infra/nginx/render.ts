@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { errorCodes, type ErrorCode } from '@quire/catalog';
 import { cspHashesFile } from '../../frontend/scripts/postbuild.ts';
-// The config module alone, not the kit's index: this file is bundled for nginx's image.
+// The settings module alone, not the base package's index: this file is bundled for nginx's image.
 import {
   defaults,
   limitSettings,
@@ -18,7 +18,7 @@ import {
   signInOf,
   signInSettings,
   type Env,
-} from '../../packages/service-kit/src/config.ts';
+} from '@quire/base/settings';
 
 export const templateFile = join(import.meta.dirname, 'quire.conf.template');
 

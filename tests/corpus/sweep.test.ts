@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { kindOfExtension, readsOffice, tools, type FileKind, type Tool } from '@quire/catalog';
-import { sniffKind } from '@quire/service-kit';
+import { sniffKind } from '@quire/detect';
 import { repoRoot } from '../../scripts/stack.ts';
 import { corpusFiles, type CorpusFile } from '../lib/corpus.ts';
 import { contractProblem, opens, requiredFields, settledLeftovers, toolsFor, type Answer } from '../lib/outcomes.ts';

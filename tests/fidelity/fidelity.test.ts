@@ -1,10 +1,10 @@
 /**
- * Fidelity floors for pdf-extract, measured on the shared corpus (see measures.ts for the measures
+ * Fidelity floors for pdf-extract, measured on the shared corpus (see tests/lib/fidelity/measures.ts for the measures
  * and bench/fidelity.ts for the full report). Floors sit a little under what was measured, so a
  * change that makes extraction worse fails here.
  */
 import { describe, expect, it } from 'vitest';
-import { hasSoffice, measureTables, measureText, measureWord } from './harness.ts';
+import { hasSoffice, measureTables, measureText, measureWord } from '../lib/fidelity/harness.ts';
 
 // Measured last (bench/fidelity.ts gives the full report): ICDAR F1 0.937 (P 0.948, R 0.926);
 // tabula and camelot expectations 0.82 mean F1; two-column text 0.993; Word round trip paragraph

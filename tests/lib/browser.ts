@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
-import { chromiumPath, headlessChromiumFlags } from '@quire/service-kit';
+import { chromiumPath, headlessChromiumFlags } from '@quire/renderer/chromium';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { constants, services, type ServiceName } from '@quire/catalog';
-import { defaults, serviceSettings } from '@quire/service-kit';
+import { defaults, serviceSettings } from '@quire/base';
 import { cspHashesFile } from '../../frontend/scripts/postbuild.ts';
 import { gatewaySettings } from '../../gateway/src/config.ts';
 import { containerSettings, renderNginxConfig, type NginxSettings } from '../../infra/nginx/render.ts';
@@ -37,7 +37,7 @@ type ComposeServices = Record<string, ComposeService>;
 const serviceNames = Object.keys(services) as ServiceName[];
 const devEnvFile = join(repoRoot, 'infra', 'docker', 'dev.env');
 const template = join(repoRoot, 'infra', 'nginx', 'quire.conf.template');
-/** The settings each service reads besides the kit's, by their schemas. */
+/** The settings each service reads besides the shared ones (serviceSettings), by their schemas. */
 const ownSettings: Record<ServiceName, object> = {
   'pdf-editor': {},
   office: officeSettings,
@@ -121,6 +121,9 @@ function stageEnv(stage: string[]): Record<string, string> {
 function imageStage(service: ComposeService): string[] {
   return dockerStage(service.build!.dockerfile, service.build!.target);
 }
+
+/** The shared packages every service runs (the gateway runs them but the service kit). */
+const servicePackages = ['base', 'detect', 'pdf', 'http', 'service-kit'].map((name) => `packages/${name}/src`);
 
 function tsFiles(dir: string): string[] {
   return readdirSync(join(repoRoot, dir), { recursive: true, encoding: 'utf8' })
@@ -231,16 +234,16 @@ describe('docker-compose.yml', () => {
 
   it('gives the gateway every setting of its schema', () => {
     const gateway = resolved(noSettings).gateway!;
-    const files = [...tsFiles('gateway/src'), 'packages/service-kit/src/config.ts', 'packages/service-kit/src/log.ts'];
+    const files = [...tsFiles('gateway/src'), 'packages/base/src/settings.ts', 'packages/base/src/log.ts'];
     expect(Object.keys(gatewaySettings)).toContain('DATABASE_URL');
     expect(missingSettings(gateway, gatewaySettings, files)).toEqual([]);
     for (const { urlSetting } of Object.values(services)) expect(Object.keys(envOf(gateway))).toContain(urlSetting);
   });
 
-  it("gives every service every setting of its schema and the kit's", () => {
+  it("gives every service every setting of its schema and the shared packages'", () => {
     const all = resolved(noSettings);
     for (const name of serviceNames) {
-      const files = [...tsFiles(`services/${name}/src`), ...tsFiles('packages/service-kit/src')];
+      const files = [...tsFiles(`services/${name}/src`), ...servicePackages.flatMap(tsFiles)];
       const schema = { ...serviceSettings(name), ...ownSettings[name] };
       expect(missingSettings(all[name]!, schema, files), name).toEqual([]);
     }
@@ -508,11 +511,11 @@ describe('the images', () => {
     return `${common} ${arm?.[2] ?? ''}`.replace('$fonts', fonts).split(/\s+/).filter(Boolean);
   }
 
-  it('installs the engines of every program each service and the kit run', () => {
+  it('installs the engines of every program each service and the shared packages run', () => {
     for (const name of serviceNames) {
       const installed = packagesOf(name);
       expect(installed, name).toContain('tini');
-      const files = [...tsFiles(`services/${name}/src`), ...tsFiles('packages/service-kit/src')];
+      const files = [...tsFiles(`services/${name}/src`), ...servicePackages.flatMap(tsFiles)];
       const source = files.map((f) => readFileSync(join(repoRoot, f), 'utf8')).join('\n');
       const programs = Object.keys(programPackages).filter((p) => source.includes(`'${p}'`));
       expect(programs, name).toContain('qpdf');

@@ -17,7 +17,7 @@ import { crc32 } from 'node:zlib';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kindOfExtension, type FileKind, type Tool } from '@quire/catalog';
-import { VerificationError } from '@quire/service-kit';
+import { VerificationError } from '@quire/pdf';
 import { corpusDir, corpusFiles } from '../lib/corpus.ts';
 import { contractProblem, leftovers, opens, requiredFields, toolsFor } from '../lib/outcomes.ts';
 import { proc, rssMb, stillRunning } from '../lib/procs.ts';

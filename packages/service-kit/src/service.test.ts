@@ -2,7 +2,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exec } from './exec.ts';
+import { exec } from '@quire/base';
 import { createServiceApp, type ToolRun } from './service.ts';
 
 const corpus = new URL('../../../../shared/corpus/', import.meta.url).pathname;

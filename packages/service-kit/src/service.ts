@@ -1,19 +1,34 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { extname, join } from 'node:path';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import { join } from 'node:path';
+import express, { type Response } from 'express';
 import { fileKinds, findTool, outputKind, services, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
-import { envInt } from './config.ts';
-import { ToolError, toToolError } from './errors.ts';
-import { createLogger, requestIdMiddleware, type Logger } from './log.ts';
-import { createMetrics, trackRequest, watchQueue, type Metrics } from './metrics.ts';
-import { openPdf, type Job } from './pdf.ts';
-import { JobQueue, runJob } from './queue.ts';
-import { checkToolRequest, uploadMiddleware, type ToolInput } from './upload.ts';
-import { propertiesHeader } from './properties.ts';
-import { readInputsAhead, verifyCounted } from './verify.ts';
-import { workdirMiddleware } from './workdir.ts';
+import {
+  createLogger,
+  createMetrics,
+  envInt,
+  requestIdMiddleware,
+  resultName,
+  ToolError,
+  toToolError,
+  trackRequest,
+  type Job,
+  type Logger,
+  type Metrics,
+} from '@quire/base';
+import {
+  checkToolRequest,
+  errorHandler,
+  JobQueue,
+  propertiesHeader,
+  runJob,
+  uploadMiddleware,
+  watchQueue,
+  workdirMiddleware,
+  type ToolInput,
+} from '@quire/http';
+import { openPdf, readInputsAhead, verifyCounted } from '@quire/pdf';
 
 /** One job of a tool; `Options` are the tool's options as its catalog schema parsed them. */
 export interface ToolContext<Options = Record<string, unknown>> {
@@ -57,11 +72,6 @@ export interface ServiceKit {
   metrics: Metrics;
   queue: JobQueue;
   timeoutMs: number;
-}
-
-/** Time left before a deadline, never less than a second, for a program's own timeout. */
-export function remaining(deadline: number): number {
-  return Math.max(1000, deadline - Date.now());
 }
 
 /** The express app of a service, without listening: tests run it in-process. */
@@ -189,30 +199,6 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
   } finally {
     await reading.catch(() => undefined);
   }
-}
-
-/** The first input's name with the output's extension, or a plain name for URL tools. */
-export function resultName(inputName: string | undefined, kind: FileKind): string {
-  const stem = inputName ? inputName.slice(0, inputName.length - extname(inputName).length) || 'document' : 'page';
-  return `${stem}.${fileKinds[kind].ext}`;
-}
-
-/** Contract errors as JSON; the cause goes to the log with the request id, never to the client. */
-export function errorHandler(log: Logger) {
-  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const error = toToolError(err);
-    if (error.status >= 500 || error.cause) {
-      log.log(error.code === 'internal' ? 'error' : 'warn', error.message, {
-        code: error.code,
-        cause: error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : String(error.cause ?? ''),
-      });
-    }
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    res.set(error.headers).status(error.status).json(error.toBody());
-  };
 }
 
 /** Starts a service on its port (setting `PORT`, else the catalog's) and stops it cleanly on a signal. */

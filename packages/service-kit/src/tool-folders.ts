@@ -2,12 +2,6 @@ import { existsSync, readdirSync } from 'node:fs';
 import { toolsOf, type ServiceName } from '@quire/catalog';
 import type { ToolContext, ToolResult, ToolRun } from './service.ts';
 
-/**
- * What a tool's folder (`src/tools/<tool-id>/index.ts`) exports as `run`: one job, its options typed by
- * the tool's catalog schema, and what the service shares between its tools (a browser, an engine), if any.
- */
-export type FolderRun<Options, Shared = undefined> = (ctx: ToolContext<Options>, shared: Shared) => Promise<ToolResult>;
-
 interface ToolModule {
   run: (ctx: ToolContext, shared: unknown) => Promise<ToolResult>;
 }

@@ -1,4 +1,4 @@
-import { readSettings, setting, type Env } from '@quire/service-kit';
+import { readSettings, setting, type Env } from '@quire/base';
 
 /**
  * The image service's limits, read once when it starts: a bad value stops it then, naming the setting.

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mapLimit, parallelism, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { mapLimit, parallelism } from '@quire/base';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { limits } from './config.ts';
 import { prepare, probe, tooManyPages, type Frame, type Prepared } from './images/frames.ts';
 import { placeImage, type PageSize } from './pdf/layout.ts';

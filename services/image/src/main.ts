@@ -1,4 +1,5 @@
-import { readServiceConfig, startService } from '@quire/service-kit';
+import { readServiceConfig } from '@quire/base';
+import { startService } from '@quire/service-kit';
 import { health, loaded, tools } from './app.ts';
 
 // Every setting is checked before the service starts: a bad one stops it here, naming the setting.

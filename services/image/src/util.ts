@@ -1,10 +1,3 @@
-import { extname } from 'node:path';
-
-/** A client's file name without its extension, for naming results. */
-export function stem(name: string): string {
-  return name.slice(0, name.length - extname(name).length) || 'document';
-}
-
 /**
  * Makes items' results up to `limit` ahead and hands them to `consume` strictly in order. On failure
  * it waits for the work still under way (so no file is written after the caller cleans up) and

@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import {
-  countRestarts,
-  createLogger,
-  createServiceApp,
-  exec,
-  requestIdMiddleware,
-  type RestartReason,
-  toolFolders,
-  type ServiceKit,
-  type ToolRun,
-} from '@quire/service-kit';
+import { countRestarts, createLogger, programVersion, requestIdMiddleware, type RestartReason } from '@quire/base';
+import { createServiceApp, toolFolders, type ServiceKit, type ToolRun } from '@quire/service-kit';
 import client from 'prom-client';
 import { OfficeEngine, type EngineSettings } from './engine/engine.ts';
 import { libreOfficeRoute } from './gotenberg/route.ts';
@@ -126,8 +117,8 @@ function officeMetrics(kit: ServiceKit, engine: OfficeEngine): void {
 let version: Promise<string> | undefined;
 
 function libreOfficeVersion(soffice: string): Promise<string> {
-  version ??= exec(soffice, ['--version'], { timeoutMs: 15_000 })
-    .then((r) => /LibreOffice ([\d.]+)/.exec(r.stdout)?.[1] ?? 'unknown')
+  version ??= programVersion(soffice, ['--version'], 15_000)
+    .then((line) => /LibreOffice ([\d.]+)/.exec(line)?.[1] ?? 'unknown')
     .catch(() => 'unknown');
   return version;
 }

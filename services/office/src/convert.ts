@@ -1,7 +1,7 @@
 import { copyFile, link, mkdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { remaining, ToolError } from '@quire/service-kit';
-import type { CsvDialect, Family, OfficeFormat } from '@quire/service-kit';
+import { join } from 'node:path';
+import { stem, timeLeft, ToolError } from '@quire/base';
+import type { CsvDialect, Family, OfficeFormat } from '@quire/detect';
 import { EngineError, type OfficeEngine } from './engine/engine.ts';
 
 export interface ConvertJob {
@@ -59,7 +59,7 @@ export async function convertDocument(engine: OfficeEngine, job: ConvertJob): Pr
   const convert = () =>
     engine.convert(request, {
       signal: job.signal,
-      timeoutMs: Math.min(engine.settings.jobTimeoutMs, remaining(job.deadline - deadlineMargin)),
+      timeoutMs: Math.min(engine.settings.jobTimeoutMs, timeLeft(job.deadline - deadlineMargin)),
     });
   let result: Awaited<ReturnType<OfficeEngine['convert']>>;
   try {
@@ -82,8 +82,7 @@ export async function convertDocument(engine: OfficeEngine, job: ConvertJob): Pr
 
 /** A file name stem LibreOffice handles everywhere: ASCII letters, digits, dot, dash, underscore. */
 export function asciiStem(name: string): string {
-  const stem = name.slice(0, name.length - extname(name).length);
-  const clean = stem
+  const clean = stem(name)
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .replace(/[^A-Za-z0-9._-]+/g, '-')

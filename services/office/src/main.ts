@@ -1,4 +1,4 @@
-import { readServiceConfig } from '@quire/service-kit';
+import { readServiceConfig } from '@quire/base';
 import { createApp } from './app.ts';
 
 // Wiring only. The kit's startService builds its own app, and the office service needs a front for

@@ -1,6 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { limitSettings, readSettings as readEnvironment, setting, type Env } from '@quire/service-kit';
+import { limitSettings, readSettings as readEnvironment, setting, type Env } from '@quire/base';
 import type { EngineSettings } from './engine/engine.ts';
 
 let engines = 0;

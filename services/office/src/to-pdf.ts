@@ -1,12 +1,8 @@
 import type { ToolId } from '@quire/catalog';
-import {
-  detectOfficeFormat,
-  pageCount,
-  ToolError,
-  type Family,
-  type ToolContext,
-  type ToolResult,
-} from '@quire/service-kit';
+import { ToolError } from '@quire/base';
+import { detectOfficeFormat, type Family } from '@quire/detect';
+import { pageCount } from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { convertDocument, toContractError } from './convert.ts';
 import type { OfficeEngine } from './engine/engine.ts';
 

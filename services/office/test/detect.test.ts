@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectOfficeFormat, officeKindFor } from '@quire/service-kit';
+import { detectOfficeFormat, officeKindFor } from '@quire/detect';
 import { asciiStem, csvFilterOptions } from '../src/convert.ts';
 import { office, tempDir } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Job } from '@quire/service-kit';
+import type { Job } from '@quire/base';
 import { applyUpdates, asDict, dumpObjects, referenced, type Objects, type PdfDict } from './qpdf-json.ts';
 
 /**

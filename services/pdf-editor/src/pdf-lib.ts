@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { ToolError } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
 
 /**
  * A PDF in pdf-lib, for the tools that change content. Never updates the producer or dates itself;

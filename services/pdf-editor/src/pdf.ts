@@ -1,16 +1,14 @@
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { expandPageRanges, parsePageRanges } from '@quire/catalog';
-import { fail, openPdf, qpdf, type ToolContext, type ToolInput } from '@quire/service-kit';
+import { fail } from '@quire/base';
+import { openPdf, qpdf } from '@quire/pdf';
+import type { ToolInput } from '@quire/http';
+import type { ToolContext } from '@quire/service-kit';
 import { mendPageCounts } from './page-tree.ts';
 
 /** A file in the request's work directory. */
 export function workPath(ctx: ToolContext, name: string): string {
   return join(ctx.workdir, name);
-}
-
-/** A client's file name without its extension, for naming results. */
-export function stem(name: string): string {
-  return name.slice(0, name.length - extname(name).length) || 'document';
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { qpdf, type Job } from '@quire/service-kit';
+import type { Job } from '@quire/base';
+import { qpdf } from '@quire/pdf';
 
 /** A PDF object as qpdf's JSON (version 2) gives it: a value, or a stream's dictionary and data file. */
 export type PdfValue = string | number | boolean | null | PdfValue[] | { [key: string]: PdfValue };

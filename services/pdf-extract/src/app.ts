@@ -1,4 +1,5 @@
-import { createServiceApp, exec, toolFolders, type ServiceOptions } from '@quire/service-kit';
+import { programVersion } from '@quire/base';
+import { createServiceApp, toolFolders, type ServiceOptions } from '@quire/service-kit';
 import { loadPdfjs } from './pdfjs.ts';
 
 /** The catalog's pdf-extract tools, each from its folder under tools/. */
@@ -8,16 +9,10 @@ export const { tools, loaded } = toolFolders('pdf-extract', new URL('./tools/', 
 export async function health(): Promise<Record<string, unknown>> {
   const [pdfjs, qpdf, ghostscript] = await Promise.all([
     loadPdfjs().then((p) => p.version),
-    version('qpdf', '--version'),
-    version('gs', '--version'),
+    programVersion('qpdf'),
+    programVersion('gs'),
   ]);
   return { pdfjs, qpdf, ghostscript };
-}
-
-async function version(command: string, flag: string): Promise<string> {
-  const { code, stdout } = await exec(command, [flag], { timeoutMs: 5000 });
-  if (code !== 0) throw new Error(`${command} ${flag} exited ${code}`);
-  return stdout.split('\n')[0]!.trim();
 }
 
 export const serviceOptions: ServiceOptions = { name: 'pdf-extract', tools, health };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { openPdf, type ToolContext } from '@quire/service-kit';
+import { openPdf } from '@quire/pdf';
+import type { ToolContext } from '@quire/service-kit';
 import { analyzeDocument } from './layout/analyze.ts';
 import type { DocLayout, PageLayout } from './layout/types.ts';
 
@@ -22,12 +23,6 @@ export async function readInput(
 export function openInput(ctx: ToolContext): Promise<string> {
   const input = ctx.inputs[0]!;
   return openPdf(input.path, ctx.password, ctx, join(ctx.workdir, 'decrypted.pdf'));
-}
-
-/** The client's file name without its extension. */
-export function stem(ctx: ToolContext): string {
-  const name = ctx.inputs[0]?.name ?? 'document';
-  return name.replace(/\.[^.]*$/, '') || 'document';
 }
 
 /** What every extract tool tells the caller: pages, and which pages are scans without text. */

@@ -1,4 +1,5 @@
-import { countRestarts, createServiceApp, type ServiceOptions } from '@quire/service-kit';
+import { countRestarts } from '@quire/base';
+import { createServiceApp, type ServiceOptions } from '@quire/service-kit';
 import { createRenderer, type Renderer } from './renderer.ts';
 
 /**

@@ -9,7 +9,9 @@ import {
   type Page,
   type Route,
 } from 'playwright-core';
-import { ToolError, headlessChromiumFlags, workRoot, type Logger, type RestartReason } from '@quire/service-kit';
+import { ToolError, type Logger, type RestartReason } from '@quire/base';
+import { workRoot } from '@quire/http';
+import { headlessChromiumFlags } from './chromium.ts';
 import type { RendererSettings } from './settings.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { readServiceConfig, startService } from '@quire/service-kit';
+import { readServiceConfig } from '@quire/base';
+import { startService } from '@quire/service-kit';
 import { serviceOptions } from './app.ts';
 import { createRenderer } from './renderer.ts';
 

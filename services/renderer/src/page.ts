@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { ToolError, type Logger } from '@quire/service-kit';
+import { ToolError, type Logger } from '@quire/base';
 import { withTimeout } from './browser.ts';
 import { PolicyError, resolveAllowed } from './net/address.ts';
 import type { NavigationState } from './net/routes.ts';

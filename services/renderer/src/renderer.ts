@@ -1,4 +1,5 @@
-import { createLogger, toolFolders, type Logger, type ToolRun } from '@quire/service-kit';
+import { createLogger, type Logger } from '@quire/base';
+import { toolFolders, type ToolRun } from '@quire/service-kit';
 import { BrowserSupervisor } from './browser.ts';
 import { createPrinting } from './printing.ts';
 import { readSettings, type RendererSettings } from './settings.ts';

@@ -1,4 +1,5 @@
-import { chromiumPath, readSettings as readEnvironment, setting, type Env } from '@quire/service-kit';
+import { readSettings as readEnvironment, setting, type Env } from '@quire/base';
+import { chromiumPath } from './chromium.ts';
 
 /** What the renderer can be told through its environment; every field has a safe default. */
 export interface RendererSettings {

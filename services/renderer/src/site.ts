@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { ToolError, type ToolInput } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
+import type { ToolInput } from '@quire/http';
 
 export interface SiteLimits {
   maxEntries: number;

@@ -1,8 +1,10 @@
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { fileKinds } from '@quire/catalog';
-import { ToolError, type ToolInput } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
+import { readStart } from '@quire/detect';
+import type { ToolInput } from '@quire/http';
 import { limits } from '../config.ts';
 import type { ColorSpace, PdfImage } from '../pdf/writer.ts';
 import { BmpError, decodeBmp, readBmpHeader } from './bmp.ts';
@@ -164,17 +166,6 @@ export async function probe(input: ToolInput): Promise<Frame[]> {
     }
     default:
       throw new ToolError('unsupported_type', `"${input.name}" is not an image this tool can read.`);
-  }
-}
-
-async function readStart(path: string, bytes: number): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
   }
 }
 

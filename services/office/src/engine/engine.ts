@@ -3,7 +3,8 @@ import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Family, Logger, RestartReason } from '@quire/service-kit';
+import type { Logger, RestartReason } from '@quire/base';
+import type { Family } from '@quire/detect';
 import { freshProfile, makeTemplate, pipeFiles, profileUrl } from './profile.ts';
 
 /** What went wrong with a conversion, in the engine's terms; the routes turn these into answers. */

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import { ToolError, type ServiceKit } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
+import type { ServiceKit } from '@quire/service-kit';
 import { EngineError } from '../engine/engine.ts';
 
 /** An answer in Gotenberg's manner: a status and a short plain-text message. */

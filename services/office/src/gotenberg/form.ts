@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path';
 import type { Request } from 'express';
 import { pageRangesPattern } from '@quire/catalog';
-import { uploadedFiles } from '@quire/service-kit';
+import { uploadedFiles } from '@quire/http';
 import { GotenbergError } from './errors.ts';
 
 /** The extensions Gotenberg 8's LibreOffice module picks files by. */

@@ -1,25 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type express from 'express';
 import type { Request, Response } from 'express';
 import { findTool, type Tool } from '@quire/catalog';
-import {
-  detectOfficeFormat,
-  propertiesHeader,
-  qpdf,
-  runJob,
-  trackRequest,
-  uploadMiddleware,
-  verifyCounted,
-  workdirMiddleware,
-  type Job,
-  type OfficeFormat,
-  type ServiceKit,
-} from '@quire/service-kit';
-import yazl from 'yazl';
+import { trackRequest, type Job } from '@quire/base';
+import { detectOfficeFormat, type OfficeFormat } from '@quire/detect';
+import { createZip, qpdf, verifyCounted } from '@quire/pdf';
+import { propertiesHeader, runJob, uploadMiddleware, workdirMiddleware } from '@quire/http';
+import type { ServiceKit } from '@quire/service-kit';
 import { convertDocument } from '../convert.ts';
 import type { OfficeEngine } from '../engine/engine.ts';
 import { toolFamilies } from '../to-pdf.ts';
@@ -197,16 +187,15 @@ function traceOf(req: Request, res: Response): string {
   return req.get('gotenberg-trace') || (res.locals.requestId as string | undefined) || randomUUID();
 }
 
-/** The documents under their own names (a repeated name numbered), as Gotenberg zips them. */
+/** The documents under their own names (a repeated name numbered), deflated, as Gotenberg zips them. */
 async function zipFiles(files: { path: string; name: string }[], out: string): Promise<void> {
-  const zip = new yazl.ZipFile();
+  const zip = createZip(out, { compress: true });
   const used = new Set<string>();
   for (const f of files) {
     let name = f.name;
     for (let n = 2; used.has(name); n++) name = `${f.name.slice(0, -4)}-${n}.pdf`;
     used.add(name);
-    zip.addFile(f.path, name);
+    zip.add(f.path, name);
   }
-  zip.end();
-  await pipeline(zip.outputStream, createWriteStream(out));
+  await zip.close();
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ToolError } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
 import { openDocument } from '../pdfjs.ts';
 import { layoutPage } from './blocks.ts';
 import { extractPage } from './extract.ts';

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isPublicAddress } from '@quire/service-kit';
+import { isPublicAddress } from '@quire/http';
 import { abortable } from '../browser.ts';
 
 /** Why a request may not go out: a forbidden place (`blocked`) or one that cannot be reached. */

@@ -1,5 +1,5 @@
 import type { Frame, Route } from 'playwright-core';
-import type { Logger } from '@quire/service-kit';
+import { timeLeft, type Logger } from '@quire/base';
 import type { RouteHandler } from '../browser.ts';
 import type { RendererSettings } from '../settings.ts';
 import { PolicyError, resolveAllowed, type Pinned } from './address.ts';
@@ -189,7 +189,7 @@ export function urlPolicy(
         const pinned = await check;
         const res = await fetchHop(url, hop, pinned, {
           maxBytes: settings.maxResponseBytes,
-          timeoutMs: Math.max(1000, deadline() - Date.now()),
+          timeoutMs: timeLeft(deadline()),
           signal: state.abort.signal,
         });
         const location = res.headers.location;

@@ -1,22 +1,12 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import {
-  drawnImages,
-  exec,
-  openPdf,
-  pageCount,
-  remaining,
-  ToolError,
-  type DrawnImage,
-  type ToolContext,
-  type ToolResult,
-  parallelism,
-} from '@quire/service-kit';
+import { exec, parallelism, stem, timeLeft, ToolError } from '@quire/base';
+import { createZip, drawnImages, openPdf, pageCount, type DrawnImage } from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import type { ToolOptions } from '@quire/catalog';
 import { limits } from '../../config.ts';
-import { inOrder, stem } from '../../util.ts';
-import { createZip } from './zip.ts';
+import { inOrder } from '../../util.ts';
 
 interface PageBox {
   /** Crop box size in points: what a reader shows, and what pdftoppm -cropbox renders. */
@@ -99,7 +89,7 @@ function runsOf(boxes: PageBox[], dpi: number): Run[] {
 /** Each page's crop box, from pdfinfo. */
 async function pageBoxes(ctx: ToolContext, path: string, count: number): Promise<PageBox[]> {
   const { code, stdout, stderr } = await exec('pdfinfo', ['-box', '-f', '1', '-l', String(count), path], {
-    timeoutMs: remaining(ctx.deadline),
+    timeoutMs: timeLeft(ctx.deadline),
     signal: ctx.signal,
     maxOutput: 64 * 1024 * 1024,
   });
@@ -207,7 +197,7 @@ async function render(
       source,
       join(dir, 'p'),
     ],
-    { timeoutMs: remaining(ctx.deadline), signal: ctx.signal },
+    { timeoutMs: timeLeft(ctx.deadline), signal: ctx.signal },
   );
   if (code !== 0)
     throw new ToolError('damaged_input', undefined, {

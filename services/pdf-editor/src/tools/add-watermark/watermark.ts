@@ -12,7 +12,8 @@ import {
   type PDFPage,
 } from '@cantoo/pdf-lib';
 import type { ToolOptions } from '@quire/catalog';
-import { fail, ToolError, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { fail, ToolError } from '@quire/base';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { loadPdf, savePdf } from '../../pdf-lib.ts';
 import { openRepaired, workPath } from '../../pdf.ts';
 

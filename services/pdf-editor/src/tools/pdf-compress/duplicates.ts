@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Job } from '@quire/service-kit';
+import type { Job } from '@quire/base';
 import { asDict, dumpObjects, objectNumber, referenced, relink, type Objects, type PdfDict } from '../../qpdf-json.ts';
 
 /** The keys of a font descriptor that name an embedded font program. */

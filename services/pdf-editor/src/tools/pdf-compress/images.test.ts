@@ -12,7 +12,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compressionLevels } from '@quire/catalog';
-import { greySimilarity, renderPage } from '@quire/service-kit';
+import { greySimilarity, renderPage } from '@quire/pdf';
 import { recompressImages } from './images.ts';
 
 const corpus = fileURLToPath(new URL('../../../../../../shared/corpus/pdf/', import.meta.url));

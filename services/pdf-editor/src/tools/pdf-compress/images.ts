@@ -2,7 +2,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { drawnImages, mapLimit, qpdf, similarity, type Job } from '@quire/service-kit';
+import { mapLimit, type Job } from '@quire/base';
+import { drawnImages, qpdf, similarity } from '@quire/pdf';
 import { duplicateStreams } from './duplicates.ts';
 import {
   applyUpdates,

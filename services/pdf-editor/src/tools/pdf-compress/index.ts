@@ -1,20 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { compressionCheckDpi, compressionLevels, findTool, type ToolOptions } from '@quire/catalog';
+import { exec, timeLeft, ToolError } from '@quire/base';
 import {
-  exec,
   greySimilarity,
   pageCount,
   qpdf,
-  remaining,
   renderPage,
   samplePageNumbers,
-  ToolError,
   VerificationError,
   verifyResult,
   type Grey,
-  type ToolContext,
-  type ToolResult,
-} from '@quire/service-kit';
+} from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { openRepaired, workPath } from '../../pdf.ts';
 import { hasMetadata, recompressImages, type ImageReport } from './images.ts';
 
@@ -202,7 +199,7 @@ export function ghostscriptArgs(preset: string, source: string, out: string): st
  */
 async function ghostscript(ctx: ToolContext, preset: string, source: string, out: string): Promise<void> {
   const { code, stdout, stderr } = await exec('gs', ghostscriptArgs(preset, source, out), {
-    timeoutMs: Math.max(1000, Math.floor(remaining(ctx.deadline) * ghostscriptShare)),
+    timeoutMs: Math.max(1000, Math.floor(timeLeft(ctx.deadline) * ghostscriptShare)),
     signal: ctx.signal,
   });
   const said = `${stdout}\n${stderr}`;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compressionLevels } from '@quire/catalog';
-import { greySimilarity, renderPage } from '@quire/service-kit';
+import { greySimilarity, renderPage } from '@quire/pdf';
 import { pdf, scratch, useEditor, pages, check, text, info, pool } from '../../../test/helpers.ts';
 import { hasMetadata } from './images.ts';
 

@@ -1,5 +1,7 @@
 import type { ToolOptions } from '@quire/catalog';
-import { mapLimit, pageCount, parallelism, qpdf, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { mapLimit, parallelism } from '@quire/base';
+import { pageCount, qpdf } from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { openInput, workPath } from '../../pdf.ts';
 
 /** Joins the inputs in the order sent; one password opens every input that needs one. */

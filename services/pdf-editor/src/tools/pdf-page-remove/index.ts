@@ -1,5 +1,7 @@
 import type { ToolOptions } from '@quire/catalog';
-import { fail, pageCount, qpdf, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { fail } from '@quire/base';
+import { pageCount, qpdf } from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { openInput, pagesIn, qpdfRange, workPath } from '../../pdf.ts';
 
 /** Drops the pages named; at least one page must stay. */

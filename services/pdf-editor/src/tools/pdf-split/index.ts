@@ -1,9 +1,10 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolOptions } from '@quire/catalog';
-import { mapLimit, pageCount, parallelism, qpdf, type ToolContext, type ToolResult } from '@quire/service-kit';
-import { openInput, pageRangesIn, qpdfRange, stem, workPath } from '../../pdf.ts';
-import { createZip, type ZipWriter } from './zip.ts';
+import { mapLimit, parallelism, stem } from '@quire/base';
+import { createZip, pageCount, qpdf, type ZipWriter } from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
+import { openInput, pageRangesIn, qpdfRange, workPath } from '../../pdf.ts';
 
 interface Part {
   path: string;
@@ -32,7 +33,7 @@ export async function run(ctx: ToolContext<ToolOptions<'pdf-split'>>): Promise<T
     await zip.close();
     return { path: zipPath, properties: { files: parts.length, pages: parts.reduce((n, p) => n + p.pages, 0) } };
   } catch (err) {
-    zip.abort();
+    await zip.abort();
     throw err;
   }
 }

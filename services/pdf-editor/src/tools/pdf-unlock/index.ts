@@ -1,5 +1,6 @@
 import type { ToolOptions } from '@quire/catalog';
-import { pageCount, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { pageCount } from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { openRepaired } from '../../pdf.ts';
 
 /**

@@ -1,5 +1,6 @@
 import type { ToolOptions } from '@quire/catalog';
-import { pageTree, qpdf, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { pageTree, qpdf } from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { mendPageCounts } from '../../page-tree.ts';
 import { openInput, pagesIn, qpdfRange, workPath } from '../../pdf.ts';
 

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import type { ToolOptions } from '@quire/catalog';
+import { stem } from '@quire/base';
 import type { ToolContext, ToolResult } from '@quire/service-kit';
-import { readInput, stem, summary } from '../../input.ts';
+import { readInput, summary } from '../../input.ts';
 import { writeHtml } from '../../render/html.ts';
 
 /** One self-contained web page: semantic headings, paragraphs, lists and tables, images inlined. */
 export async function run(ctx: ToolContext<ToolOptions<'pdf-to-html'>>): Promise<ToolResult> {
   const doc = await readInput(ctx, { images: true });
   const out = join(ctx.workdir, 'out.html');
-  await writeHtml(doc, stem(ctx), out);
+  await writeHtml(doc, stem(ctx.inputs[0]?.name ?? 'document'), out);
   return { path: out, properties: summary(doc) };
 }

@@ -1,7 +1,8 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolOptions } from '@quire/catalog';
-import { exec, remaining, ToolError, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { exec, timeLeft, ToolError } from '@quire/base';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { readInput, summary } from '../../input.ts';
 import { writePptx } from '../../render/pptx.ts';
 
@@ -32,7 +33,7 @@ export async function run(ctx: ToolContext<ToolOptions<'pdf-to-ppt'>>): Promise<
       doc.source,
     ],
     {
-      timeoutMs: remaining(ctx.deadline),
+      timeoutMs: timeLeft(ctx.deadline),
       signal: ctx.signal,
       cwd: ctx.workdir,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: ctx.workdir },

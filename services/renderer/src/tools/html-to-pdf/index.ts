@@ -1,5 +1,6 @@
 import type { ToolOptions } from '@quire/catalog';
-import { ToolError, type ToolContext, type ToolResult } from '@quire/service-kit';
+import { ToolError } from '@quire/base';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { pdfOptions, type Printing } from '../../printing.ts';
 import { readSite } from '../../site.ts';
 

@@ -4,11 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { findTool } from '@quire/catalog';
-import { exec } from './exec.ts';
+import { createLogger, createMetrics, exec, ToolError } from '@quire/base';
 import { pageIsBlank, renderedPageBytes, runWorthBytes, spanOf, VerifyCache } from './page-reads.ts';
-import { ToolError } from './errors.ts';
-import { createLogger } from './log.ts';
-import { createMetrics } from './metrics.ts';
 import {
   missingItems,
   readInputsAhead,
@@ -19,8 +16,8 @@ import {
 } from './verify.ts';
 
 // The real exec, counted: what verification runs is what these tests look at, not how long it takes.
-vi.mock('./exec.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./exec.ts')>();
+vi.mock('@quire/base', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@quire/base')>();
   return { ...real, exec: vi.fn(real.exec) };
 });
 const runs = vi.mocked(exec);

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { exec } from './exec.ts';
-import { mapLimit } from './limit.ts';
-import { believedPages, type Job } from './pdf.ts';
+import { exec, mapLimit, timeLeft, type Job } from '@quire/base';
+import { believedPages, pageCountOrNaN } from './page-count.ts';
 import { parsePgm, renderPage } from './similarity.ts';
 
 /** A page rendered this small is enough to tell blank from not. */
@@ -21,37 +20,23 @@ export const runWorthBytes = 40 * 1024;
  */
 export const renderedPageBytes = 1024;
 
-function timeLeft(job: Job): number {
-  return Math.max(1000, job.deadline - Date.now());
-}
-
 export async function run(
   job: Job,
   cmd: string,
   args: string[],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return exec(cmd, args, { timeoutMs: timeLeft(job), signal: job.signal, maxOutput: 64 * 1024 * 1024 });
-}
-
-/** A PDF opens when qpdf's full check finds no error (warnings are fine: it repaired them). */
-export async function pdfOpens(path: string, job: Job): Promise<boolean> {
-  return (await openedPages(path, job)) !== undefined;
+  return exec(cmd, args, { timeoutMs: timeLeft(job.deadline), signal: job.signal, maxOutput: 64 * 1024 * 1024 });
 }
 
 /**
  * qpdf's full check and the page count in one run: undefined when the PDF does not open, NaN when it
  * opens but its pages cannot be counted.
  */
-export async function openedPages(path: string, job: Job): Promise<number | undefined> {
+async function openedPages(path: string, job: Job): Promise<number | undefined> {
   const { code, stdout } = await run(job, 'qpdf', ['--check', '--show-npages', path]);
   if (code !== 0 && code !== 3) return undefined;
   const last = stdout.trim().split('\n').at(-1) ?? '';
   return /^\d+$/.test(last) ? believedPages(Number(last), path, job) : NaN;
-}
-
-export async function pdfPages(path: string, job: Job): Promise<number> {
-  const { code, stdout } = await run(job, 'qpdf', ['--show-npages', path]);
-  return code === 0 || code === 3 ? believedPages(Number(stdout.trim()), path, job) : NaN;
 }
 
 /** One page's text as pdftotext reads it. */
@@ -230,7 +215,7 @@ export class PageReads {
 
   /** PDFs' page counts, each NaN when qpdf cannot count it. */
   count(paths: string[]): Promise<number[]> {
-    return Promise.all(paths.map((p) => this.recall(p, 'pages', () => pdfPages(p, this.job))));
+    return Promise.all(paths.map((p) => this.recall(p, 'pages', () => pageCountOrNaN(p, this.job))));
   }
 
   /** The pages' text or blankness, by file and page; a page read before in this job is not read again. */

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Express } from 'express';
-import { call } from '../../services/pdf-extract/test/helpers.ts';
+import { call } from '../../../services/pdf-extract/test/helpers.ts';
 import {
   adjacency,
   charAccuracy,
@@ -24,7 +24,7 @@ import {
   type PRF,
 } from './measures.ts';
 
-export const corpus = new URL('../../../shared/corpus/', import.meta.url).pathname;
+export const corpus = new URL('../../../../shared/corpus/', import.meta.url).pathname;
 // Without the corpus every measure would run on nothing (and soffice, given no file, never returns).
 if (!existsSync(join(corpus, 'MANIFEST.tsv'))) {
   throw new Error(`The shared corpus is missing: expected ${corpus} beside the project`);
@@ -33,7 +33,7 @@ if (!existsSync(join(corpus, 'MANIFEST.tsv'))) {
 let app: Express | undefined;
 async function service(): Promise<Express> {
   process.env.LOG_LEVEL ??= 'error';
-  app ??= (await import('../../services/pdf-extract/src/app.ts')).createApp();
+  app ??= (await import('../../../services/pdf-extract/src/app.ts')).createApp();
   return app;
 }
 

@@ -5,7 +5,7 @@ import winston from 'winston';
 
 const context = new AsyncLocalStorage<{ requestId: string }>();
 
-export function currentRequestId(): string | undefined {
+function currentRequestId(): string | undefined {
   return context.getStore()?.requestId;
 }
 

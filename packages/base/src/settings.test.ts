@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { constants, services } from '@quire/catalog';
-import { defaults, readServiceConfig, readSettings, setting, signInOf, signInSettings } from './config.ts';
+import { defaults, readServiceConfig, readSettings, setting, signInOf, signInSettings } from './settings.ts';
 
 describe("a service's settings", () => {
   it('default to the catalog and the shared defaults; an empty variable is no setting', () => {

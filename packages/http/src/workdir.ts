@@ -8,13 +8,13 @@ export function workRoot(): string {
 }
 
 /** A fresh private directory for one request's files. */
-export async function createWorkdir(prefix: string): Promise<string> {
+async function createWorkdir(prefix: string): Promise<string> {
   const root = workRoot();
   await mkdir(root, { recursive: true, mode: 0o700 });
   return mkdtemp(join(root, `${prefix}-`));
 }
 
-export async function removeWorkdir(dir: string): Promise<void> {
+async function removeWorkdir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 

@@ -1,6 +1,6 @@
-import { open } from 'node:fs/promises';
 import type { FileKind } from '@quire/catalog';
 import yauzl from 'yauzl';
+import { readStart } from './file-start.ts';
 import { ole2RootNames } from './ole2.ts';
 
 /** The LibreOffice application that opens a document, and so the PDF export filter it uses. */
@@ -51,7 +51,7 @@ const head = 64 * 1024;
  * streams, OpenDocument by its `mimetype`. Undefined for anything else.
  */
 export async function detectOfficeFormat(path: string): Promise<OfficeFormat | undefined> {
-  const bytes = await readHead(path);
+  const bytes = await readStart(path, head);
   if (bytes.length < 4) return undefined;
   if (bytes.readUInt32BE(0) === 0xd0cf11e0) return fromOle2(path);
   if (bytes.readUInt32BE(0) === 0x504b0304) return fromZip(path);
@@ -69,17 +69,6 @@ export async function officeKindFor(path: string, accepted: readonly FileKind[])
   if (format.kind) return accepted.includes(format.kind) ? format.kind : undefined;
   if (format.encrypted) return accepted.find((k) => k === 'docx' || k === 'xlsx' || k === 'pptx');
   return undefined;
-}
-
-async function readHead(path: string): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(head);
-    const { bytesRead } = await fh.read(buf, 0, head, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
 }
 
 async function fromOle2(path: string): Promise<OfficeFormat | undefined> {
@@ -230,7 +219,7 @@ const separators = [',', ';', '\t', '|'];
  * Whether text is a table of delimited values: at least two lines, every line with the same number
  * of fields (two or more) for one separator, quotes respected. Prose and code fail this quickly.
  */
-export function csvDialect(text: string, truncated: boolean, encoding: 'utf8' | 'latin1'): CsvDialect | undefined {
+function csvDialect(text: string, truncated: boolean, encoding: 'utf8' | 'latin1'): CsvDialect | undefined {
   if (hasControlCharacters(text)) return undefined;
   const lines = splitRecords(text);
   // The last record may be cut short by the read limit.

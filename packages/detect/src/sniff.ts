@@ -1,6 +1,6 @@
-import { open } from 'node:fs/promises';
 import type { FileKind } from '@quire/catalog';
 import { fileTypeFromBuffer } from 'file-type';
+import { readStart } from './file-start.ts';
 
 const head = 64 * 1024;
 
@@ -9,15 +9,7 @@ const head = 64 * 1024;
  * kilobyte, so we do too (qpdf repairs the offsets). Kinds file-type does not know are told by their text.
  */
 export async function sniffKind(path: string): Promise<FileKind | undefined> {
-  const fh = await open(path, 'r');
-  let bytes: Buffer;
-  try {
-    const buf = Buffer.alloc(head);
-    const { bytesRead } = await fh.read(buf, 0, head, 0);
-    bytes = buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
+  const bytes = await readStart(path, head);
   if (bytes.length === 0) return undefined;
   if (bytes.subarray(0, 1024).includes('%PDF-')) return 'pdf';
   const type = await fileTypeFromBuffer(bytes);

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { ToolError } from './errors.ts';
-import type { Job } from './pdf.ts';
+import client from 'prom-client';
+import { ToolError, type Job, type Metrics } from '@quire/base';
 
 /**
  * Runs at most `concurrency` jobs at once and lets at most `maxWaiting` wait; past that it answers
@@ -67,7 +67,7 @@ export interface JobLimits {
 const stopGraceMs = 5000;
 
 /**
- * The one job pipeline of every route that works on an upload (the kit's tools, the office service's
+ * The one job pipeline of every route that works on an upload (the service kit's tools, the office service's
  * Gotenberg route, the gateway's calls): a place in the queue, then a deadline. The job's signal aborts
  * when the time is up or when the client goes away, and the job then has a moment to stop before the
  * caller answers, so that nothing writes into its work folder once that is removed.
@@ -114,5 +114,26 @@ function settled(promise: Promise<unknown>, ms: number): Promise<void> {
       () => (clearTimeout(timer), resolve()),
       () => (clearTimeout(timer), resolve()),
     );
+  });
+}
+
+/** A service's queue, read at each scrape: how many jobs wait, and how many may. */
+export function watchQueue(metrics: Metrics, queue: JobQueue): void {
+  const registers = [metrics.registry];
+  new client.Gauge({
+    name: 'quire_queue_size',
+    help: 'Jobs waiting for an engine',
+    registers,
+    collect() {
+      this.set(queue.size);
+    },
+  });
+  new client.Gauge({
+    name: 'quire_queue_capacity',
+    help: 'Jobs that may wait (QUEUE_MAX_WAITING); past that a call is answered busy',
+    registers,
+    collect() {
+      this.set(queue.maxWaiting);
+    },
   });
 }

@@ -1,9 +1,7 @@
-import { basename, extname } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
 import {
   checkFileCount,
-  accepts,
   fileKinds,
   parseOptions,
   readsOffice,
@@ -12,11 +10,8 @@ import {
   type FileKind,
   type Tool,
 } from '@quire/catalog';
-import { uploadLimitBytes } from './config.ts';
-import { ToolError } from './errors.ts';
-import { sniffKind } from './sniff.ts';
-import { familyOfKind, officeKindFor } from './office-detect.ts';
-import { detectZipKind } from './zip.ts';
+import { safeName, ToolError, uploadLimitBytes } from '@quire/base';
+import { uploadKind } from '@quire/detect';
 
 /** Form fields beyond the files; enough for every tool's options, bounded against floods. */
 const maxFields = 50;
@@ -93,7 +88,7 @@ export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRe
   if (invalidCount) throw new ToolError(invalidCount.code, invalidCount.message);
   const inputs: ToolInput[] = [];
   for (const file of files) {
-    const kind = await kindFor(tool, file.path);
+    const kind = await uploadKind(tool, file.path);
     const name = safeName(file.originalname);
     if (!kind) {
       const wanted = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
@@ -104,30 +99,4 @@ export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRe
   if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
   const password = readsPdf(tool) || readsOffice(tool) ? field(req, 'password') : undefined;
   return { inputs, options: parsed.value, ...(password ? { password } : {}) };
-}
-
-async function kindFor(tool: Tool, path: string): Promise<FileKind | undefined> {
-  let kind = await sniffKind(path);
-  if (kind === 'zip') kind = await detectZipKind(path);
-  if (kind && accepts(tool, kind)) return kind;
-  // OLE2, CSV, flat ODF and encrypted OOXML are told only by looking inside.
-  if ('kinds' in tool.input && tool.input.kinds.some((k) => k in familyOfKind))
-    return officeKindFor(path, tool.input.kinds);
-  return undefined;
-}
-
-/** A client's file name reduced to letters, digits, dots, dashes and underscores; for display and naming. */
-export function safeName(original: string): string {
-  const base = basename(original.replace(/\\/g, '/'));
-  const ext = extname(base).slice(0, 10);
-  const stem = base.slice(0, base.length - ext.length);
-  const clean = (s: string) =>
-    s
-      .normalize('NFC')
-      .replace(/[^\p{L}\p{N}._-]+/gu, '-')
-      .replace(/^[.-]+|[.-]+$/g, '')
-      .replace(/-{2,}/g, '-');
-  const cleanStem = clean(stem).slice(0, 80) || 'document';
-  const cleanExt = clean(ext.slice(1));
-  return cleanExt ? `${cleanStem}.${cleanExt}` : cleanStem;
 }

@@ -1,9 +1,8 @@
 import client from 'prom-client';
 import type { Logger } from './log.ts';
-import type { JobQueue } from './queue.ts';
 
 /** Why an engine (a LibreOffice listener, Chromium) was replaced: planned after N jobs, a job that hung, a crash. */
-export const restartReasons = ['after_jobs', 'timeout', 'crash'] as const;
+const restartReasons = ['after_jobs', 'timeout', 'crash'] as const;
 export type RestartReason = (typeof restartReasons)[number];
 
 /**
@@ -50,27 +49,6 @@ export function createMetrics(service: string) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
-
-/** A service's queue, read at each scrape: how many jobs wait, and how many may. */
-export function watchQueue(metrics: Metrics, queue: JobQueue): void {
-  const registers = [metrics.registry];
-  new client.Gauge({
-    name: 'quire_queue_size',
-    help: 'Jobs waiting for an engine',
-    registers,
-    collect() {
-      this.set(queue.size);
-    },
-  });
-  new client.Gauge({
-    name: 'quire_queue_capacity',
-    help: 'Jobs that may wait (QUEUE_MAX_WAITING); past that a call is answered busy',
-    registers,
-    collect() {
-      this.set(queue.maxWaiting);
-    },
-  });
-}
 
 /** Counts an engine's restarts; every reason starts at 0, so that a first restart shows as an increase. */
 export function countRestarts(metrics: Metrics, engine: string): (reason: RestartReason) => void {

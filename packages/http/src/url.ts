@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { ToolError } from './errors.ts';
+import { ToolError } from '@quire/base';
 
 /** Only addresses on the public internet may be fetched: not private, loopback, link-local, CGNAT, multicast... */
 export function isPublicAddress(address: string): boolean {

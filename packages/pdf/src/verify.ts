@@ -8,14 +8,10 @@ import {
   type ResultChecks,
   type Tool,
 } from '@quire/catalog';
-import { ToolError } from './errors.ts';
-import { mapLimit } from './limit.ts';
-import type { Logger } from './log.ts';
-import type { Metrics } from './metrics.ts';
+import { mapLimit, ToolError, type Job, type Logger, type Metrics } from '@quire/base';
+import { listZip, sniffKind } from '@quire/detect';
 import { PageReads, run, type PageRef, type VerifyCache } from './page-reads.ts';
-import type { Job } from './pdf.ts';
-import { sniffKind } from './sniff.ts';
-import { extractZip, listZip } from './zip.ts';
+import { extractZip } from './zip.ts';
 
 /** A result that breaks a tool's promise; never offered. The check names what failed, for logs and metrics. */
 export class VerificationError extends ToolError {

@@ -1,41 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import type { FileKind } from '@quire/catalog';
+import { finished, pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-
-/** Central-directory entries read before giving up: a zip with more is not a page and its assets. */
-const maxEntries = 10_000;
-
-export function listZip(path: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error('unreadable zip'));
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        if (names.length > maxEntries) {
-          zip.close();
-          resolve(names);
-        } else zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
-
-/** A zip with index.html at its top is a web page with its assets; any other zip is just a zip. */
-export async function detectZipKind(path: string): Promise<FileKind | undefined> {
-  try {
-    const names = await listZip(path);
-    return names.includes('index.html') ? 'html-zip' : 'zip';
-  } catch {
-    return undefined;
-  }
-}
+import yazl from 'yazl';
 
 /** Most a verified zip may unpack to; a result is ours, so this only guards against our own bugs. */
 const maxUnpacked = 2 * 1024 * 1024 * 1024;
@@ -81,4 +49,48 @@ export function extractZip(
       zip.readEntry();
     });
   });
+}
+
+export interface ZipWriter {
+  /** Queues a file on disk; entries are written in the order added, read from disk as they go. */
+  add(path: string, name: string): void;
+  /** Ends the archive and resolves once it is fully on disk. */
+  close(): Promise<void>;
+  /** Gives up on the archive: later adds are ignored, and it resolves once the file is closed. */
+  abort(): Promise<void>;
+}
+
+/**
+ * A ZIP written while it is being filled, so files can be added as soon as they exist. Entries are
+ * stored by default: PDFs, PNG and JPEG are compressed already, and deflating them again costs more
+ * time than it saves bytes. `compress` deflates them.
+ */
+export function createZip(path: string, { compress = false } = {}): ZipWriter {
+  const zip = new yazl.ZipFile();
+  const out = createWriteStream(path);
+  const done = finished(zip.outputStream.pipe(out));
+  done.catch(() => undefined); // reported by close(); an aborted archive has no one to report to
+  let failure: unknown;
+  let aborted = false;
+  zip.on('error', (err: unknown) => {
+    failure ??= err;
+    out.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
+  return {
+    add(file, name) {
+      if (!aborted) zip.addFile(file, name, { compress });
+    },
+    async close() {
+      zip.end();
+      await done;
+      if (failure) throw failure;
+    },
+    async abort() {
+      aborted = true;
+      zip.outputStream.unpipe(out);
+      out.destroy();
+      // Closed before the caller goes on, so that nothing writes into a work folder being removed.
+      await new Promise<void>((resolve) => (out.closed ? resolve() : out.once('close', () => resolve())));
+    },
+  };
 }

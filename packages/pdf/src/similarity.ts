@@ -1,8 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ssim } from 'ssim.js';
-import { exec } from './exec.ts';
-import type { Job } from './pdf.ts';
+import { exec, timeLeft, type Job } from '@quire/base';
 
 /** Grey pixels of one image, row by row. */
 export interface Grey {
@@ -56,7 +55,7 @@ function rgba({ width, height, data: grey }: Grey) {
 export async function renderPage(path: string, page: number, dpi: number, job: Job): Promise<Grey | undefined> {
   const out = join(job.workdir, `page-${Math.random().toString(36).slice(2)}`);
   const args = ['-q', '-gray', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', path, out];
-  await exec('pdftoppm', args, { timeoutMs: Math.max(1000, job.deadline - Date.now()), signal: job.signal });
+  await exec('pdftoppm', args, { timeoutMs: timeLeft(job.deadline), signal: job.signal });
   const pgm = await readFile(`${out}.pgm`).catch(() => undefined);
   await rm(`${out}.pgm`, { force: true });
   return pgm && parsePgm(pgm);

@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ToolError, toToolError } from './errors.ts';
+import { exec } from './exec.ts';
+import { safeName } from './names.ts';
+
+/** Running, as opposed to gone or a zombie waiting for its reaper. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) Z/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+describe('exec', () => {
+  it('returns output and exit code', async () => {
+    const r = await exec('sh', ['-c', 'echo hi; echo oops >&2; exit 3'], { timeoutMs: 5000 });
+    expect(r).toEqual({ code: 3, stdout: 'hi\n', stderr: 'oops\n' });
+  });
+
+  it('kills the whole process group on timeout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exec-'));
+    const pidFile = join(dir, 'child');
+    // The time limit leaves the shell time to start its child and write its pid, even on a busy machine.
+    const started = exec('sh', ['-c', `sleep 60 & echo $! > ${pidFile}; wait`], { timeoutMs: 2000 });
+    await expect(started).rejects.toMatchObject({ code: 'timeout' });
+    const child = Number(execFileSync('cat', [pidFile]).toString());
+    // SIGKILL is sent before the rejection; the child is gone once the kernel has run its exit. Left
+    // alive, it would sleep on for a minute, well past this bound.
+    for (const end = Date.now() + 20_000; alive(child) && Date.now() < end;)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(alive(child)).toBe(false);
+  });
+
+  it('stops on abort', async () => {
+    const ac = new AbortController();
+    const p = exec('sleep', ['30'], { timeoutMs: 10_000, signal: ac.signal });
+    ac.abort(new ToolError('timeout', 'cancelled'));
+    await expect(p).rejects.toMatchObject({ code: 'timeout', message: 'cancelled' });
+  });
+
+  it('reports a missing program as internal', async () => {
+    await expect(exec('/no/such/program', [], { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'internal' });
+  });
+});
+
+describe('safeName', () => {
+  it.each([
+    ['report.pdf', 'report.pdf'],
+    ['../../etc/passwd', 'passwd'],
+    ['C:\\Users\\me\\doc.docx', 'doc.docx'],
+    ['<script>alert(1)</script>.pdf', 'script.pdf'],
+    ['<img src=x onerror=alert(1)>.pdf', 'img-src-x-onerror-alert-1.pdf'],
+    ['résumé 2024.pdf', 'résumé-2024.pdf'],
+    ['...', 'document'],
+    ['', 'document'],
+    ['.htaccess', 'htaccess'],
+  ])('%s → %s', (input, expected) => {
+    expect(safeName(input)).toBe(expected);
+  });
+});
+
+describe('toToolError', () => {
+  it('maps upload limits and hides everything else as internal', () => {
+    expect(toToolError({ code: 'LIMIT_FILE_SIZE' }).code).toBe('file_too_large');
+    const e = toToolError(new Error('/secret/path exploded'));
+    expect(e.code).toBe('internal');
+    expect(JSON.stringify(e.toBody())).not.toContain('secret');
+  });
+});

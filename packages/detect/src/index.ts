@@ -1,0 +1,5 @@
+export * from './file-start.ts';
+export * from './office-detect.ts';
+export * from './sniff.ts';
+export * from './upload-kind.ts';
+export * from './zip-entries.ts';

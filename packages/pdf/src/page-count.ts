@@ -1,0 +1,54 @@
+import { exec, timeLeft, ToolError, type Job } from '@quire/base';
+import { qpdf } from './qpdf.ts';
+
+/** Beyond this many pages, the count a PDF claims is checked against its page tree. */
+const claimedPagesTrusted = 2000;
+
+/**
+ * The pages a PDF claims (qpdf's --show-npages reads its /Count as stated), or, when the claim is large,
+ * the pages its page tree really holds: a damaged or hostile file may claim billions, and nothing may
+ * be sized by that. NaN when qpdf cannot read the tree.
+ */
+export async function believedPages(claimed: number, path: string, job: Job): Promise<number> {
+  if (!(claimed > claimedPagesTrusted)) return claimed;
+  const { code, stdout } = await exec('qpdf', ['--no-warn', '--show-pages', path], {
+    timeoutMs: timeLeft(job.deadline),
+    signal: job.signal,
+    maxOutput: 64 * 1024 * 1024,
+  });
+  return code === 0 || code === 3 ? (stdout.match(/^page \d+:/gm)?.length ?? 0) : NaN;
+}
+
+/**
+ * The one page count: `qpdf --show-npages`, the pages the PDF claims and those believed (see
+ * believedPages; they differ in a lying file). Throws as qpdf does on a damaged file or a bad password.
+ */
+async function countPages(path: string, job: Job): Promise<{ claimed: number; pages: number }> {
+  const claimed = Number((await qpdf(['--show-npages', path], job)).trim());
+  return { claimed, pages: await believedPages(claimed, path, job) };
+}
+
+/** The pages a PDF claims and those believed; `damaged_input` when it has none to work on. */
+export async function pageTree(path: string, job: Job): Promise<{ claimed: number; pages: number }> {
+  const tree = await countPages(path, job);
+  if (!Number.isInteger(tree.pages) || tree.pages < 1) throw new ToolError('damaged_input', 'The PDF has no pages.');
+  return tree;
+}
+
+/** A PDF's pages, for a tool that works on them: an error when it has none. */
+export async function pageCount(path: string, job: Job): Promise<number> {
+  return (await pageTree(path, job)).pages;
+}
+
+/**
+ * A PDF's pages as a check reads them: NaN, not an error, when qpdf cannot read the file (a check
+ * then has nothing to compare with); a job stopped still stops it.
+ */
+export async function pageCountOrNaN(path: string, job: Job): Promise<number> {
+  try {
+    return (await countPages(path, job)).pages;
+  } catch (err) {
+    if (err instanceof ToolError && (err.code === 'damaged_input' || err.code === 'wrong_password')) return NaN;
+    throw err;
+  }
+}
