@@ -187,36 +187,72 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   }
 }
 
-async function checkResult(
-  req: VerifyRequest,
-  reads: PageReads,
-  ahead: <T>(work: Promise<T>) => Promise<T>,
-): Promise<string[]> {
-  const { result, job } = req;
+/** Starts a read that the check waits for before it ends, whether or not anything awaits it first. */
+type Ahead = <T>(work: Promise<T>) => Promise<T>;
+
+async function checkResult(req: VerifyRequest, reads: PageReads, ahead: Ahead): Promise<string[]> {
   const checks = req.tool.checks;
-  const passed: string[] = [];
-  const { dir } = reads;
   const inputPdfs = pdfInputs(req);
   const counting = checks.pages === 'none' ? Promise.resolve([]) : ahead(reads.count(inputPdfs));
 
-  // 1. The output opens: a PDF is opened and counted in one run; a zip's sampled entries are each
-  // opened (and a split's joined for reading, see joinParts) while its pages are read.
-  let opening: Promise<number | undefined> | undefined;
-  let zip: ZipParts | undefined;
-  let checkingParts: Promise<{ index: number; pages: number }[]> | undefined;
-  let joining: Promise<string | undefined> | undefined;
-  if (result.kind === 'pdf') {
-    opening = ahead(reads.opened(result.path));
-  } else if (result.kind === 'zip') {
+  // 1. The output opens.
+  const opening = await openResult(req, reads, ahead);
+  // The pages to compare follow from the inputs alone: they are read while the output is opened.
+  const inputPages = await counting;
+  const comparison = planComparison(req, inputPdfs, inputPages, opening, reads, ahead);
+  const outputPages = opening.pdf ? await opening.pdf : NaN;
+  if (outputPages === undefined) throw new VerificationError('opens', 'qpdf --check failed');
+  const parts = (await opening.parts) ?? [];
+  const passed = ['opens'];
+  if (!comparison) return passed;
+
+  // 2. Pages follow from the input's.
+  checkPages(req, comparison.planned, inputPages, { pages: outputPages, zip: opening.zip, parts });
+  passed.push('pages');
+  if (!comparison.reading) return passed;
+
+  // 3 and 4. Text and pixels of the sampled pages, read above.
+  const sample = await comparison.reading;
+  if (sample.texts) {
+    await checkSampleText(req, sample.pairs, sample.texts, reads);
+    passed.push('text');
+  }
+  if (sample.outBlank) {
+    await checkSamplePixels(sample.pairs, sample.outBlank, reads);
+    passed.push('pixels');
+  }
+  return passed;
+}
+
+/** A result being opened: a PDF's opening and page count, or a zip's entries and the sampled ones' checks. */
+interface Opening {
+  /** A PDF result's pages once it opened; undefined when it does not open. */
+  pdf?: Promise<number | undefined>;
+  zip?: ZipParts;
+  /** Each sampled entry of a zip, opened and counted. */
+  parts?: Promise<{ index: number; pages: number }[]>;
+  /** A split's sampled parts joined for reading (see joinParts). */
+  joined?: Promise<string | undefined>;
+}
+
+/**
+ * Starts opening the result, check 1: a PDF is opened and counted in one run; a zip's sampled entries
+ * are each opened (and a split's joined for reading, see joinParts) while its pages are read. An
+ * Office package must hold its main part, and text must be UTF-8. What fails at once throws at once.
+ */
+async function openResult(req: VerifyRequest, reads: PageReads, ahead: Ahead): Promise<Opening> {
+  const { result, job } = req;
+  if (result.kind === 'pdf') return { pdf: ahead(reads.opened(result.path)) };
+  if (result.kind === 'zip') {
     const names = await listZip(result.path).catch(() => undefined);
     if (!names || names.length === 0) throw new VerificationError('opens', 'zip is empty or unreadable');
     // Every entry is counted; a spread of them is unpacked and opened, so a split of a thousand pages stays cheap.
     const count = names.filter((n) => !n.endsWith('/')).length;
     const picked = samplePageNumbers(count);
-    const files = await extractZip(result.path, join(dir, 'zip'), (i) => picked.includes(i + 1));
-    zip = { count, picked, files };
-    if (checks.pages === 'per-range') joining = ahead(joinParts(files, join(dir, 'parts.pdf'), job));
-    checkingParts = ahead(
+    const files = await extractZip(result.path, join(reads.dir, 'zip'), (i) => picked.includes(i + 1));
+    const joined =
+      req.tool.checks.pages === 'per-range' ? ahead(joinParts(files, join(reads.dir, 'parts.pdf'), job)) : undefined;
+    const parts = ahead(
       mapLimit(picked, 2, async (n, k) => {
         const file = files[k]!;
         const kind = await sniffKind(file);
@@ -225,53 +261,79 @@ async function checkResult(
         return { index: n - 1, pages };
       }),
     );
-  } else if (result.kind === 'docx' || result.kind === 'xlsx' || result.kind === 'pptx') {
+    return { zip: { count, picked, files }, parts, joined };
+  }
+  if (result.kind === 'docx' || result.kind === 'xlsx' || result.kind === 'pptx') {
     const main = { docx: 'word/document.xml', xlsx: 'xl/workbook.xml', pptx: 'ppt/presentation.xml' }[result.kind];
     const names = await listZip(result.path).catch(() => [] as string[]);
     if (!names.includes('[Content_Types].xml') || !names.includes(main)) {
       throw new VerificationError('opens', `${result.kind} package lacks its main part`);
     }
-  } else {
-    const text = await readFile(result.path);
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(text);
-    } catch {
-      throw new VerificationError('opens', 'text is not valid UTF-8');
-    }
+    return {};
   }
+  const text = await readFile(result.path);
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(text);
+  } catch {
+    throw new VerificationError('opens', 'text is not valid UTF-8');
+  }
+  return {};
+}
 
-  // The pages to compare follow from the inputs alone: they are read while the output is opened.
-  const inputPages = await counting;
+/** What the result is compared with: the plan, and the sampled pages being read when there are any. */
+interface Comparison {
+  planned: Plan;
+  reading?: Promise<SampleReads>;
+}
+
+/**
+ * The comparison the inputs' page counts allow, its sampled pages read from now on; undefined when
+ * there is none (the tool promises nothing of pages, or an input's pages could not be counted).
+ */
+function planComparison(
+  req: VerifyRequest,
+  inputPdfs: string[],
+  inputPages: number[],
+  opening: Opening,
+  reads: PageReads,
+  ahead: Ahead,
+): Comparison | undefined {
+  const checks = req.tool.checks;
   // An input only poppler could read (the tool managed, qpdf cannot count it) leaves nothing to compare with.
   const comparable = checks.pages !== 'none' && !inputPages.some((n) => Number.isNaN(n));
   const planned = comparable ? plan(checks, inputPdfs, inputPages, req.options) : undefined;
   inputPdfs.forEach((f, i) => reads.pageCounts.set(f, inputPages[i]!));
+  if (!planned) return undefined;
+  const { zip, joined } = opening;
   const reading =
-    planned && planned.sample.length > 0 && (!planned.ranges || planned.ranges.length === zip?.count)
-      ? ahead(locate(planned, result.path, zip, joining, reads).then((sample) => readSample(sample, checks, reads)))
+    planned.sample.length > 0 && (!planned.ranges || planned.ranges.length === zip?.count)
+      ? ahead(locate(planned, req.result.path, zip, joined, reads).then((pairs) => readSample(pairs, checks, reads)))
       : undefined;
+  return { planned, ...(reading && { reading }) };
+}
 
-  const outputPages = opening ? await opening : NaN;
-  if (outputPages === undefined) throw new VerificationError('opens', 'qpdf --check failed');
-  const parts = (await checkingParts) ?? [];
-  passed.push('opens');
-  if (!comparable) return passed;
-
-  // 2. Pages follow from the input's.
+/** Check 2: the output's pages (a PDF's, or a zip's entries and the sampled ones' pages) follow from the input's. */
+function checkPages(
+  req: VerifyRequest,
+  planned: Plan,
+  inputPages: number[],
+  output: { pages: number; zip: ZipParts | undefined; parts: { index: number; pages: number }[] },
+): void {
   const expectPages = (got: number, want: number, what: string) => {
     if (got !== want) throw new VerificationError('pages', `${what}: ${got} pages, expected ${want}`);
   };
-  switch (checks.pages) {
+  const { zip } = output;
+  switch (req.tool.checks.pages) {
     case 'same':
     case 'sum':
     case 'kept':
-      expectPages(outputPages, planned!.pages!, 'output');
+      expectPages(output.pages, planned.pages!, 'output');
       break;
     case 'per-range': {
-      const ranges = planned!.ranges!;
+      const ranges = planned.ranges!;
       if (zip!.count !== ranges.length)
         throw new VerificationError('pages', `${zip!.count} files for ${ranges.length} ranges`);
-      for (const { index, pages } of parts) expectPages(pages, ranges[index]!.length, `part ${index + 1}`);
+      for (const { index, pages } of output.parts) expectPages(pages, ranges[index]!.length, `part ${index + 1}`);
       break;
     }
     case 'per-page':
@@ -279,59 +341,63 @@ async function checkResult(
         throw new VerificationError('pages', `${zip!.count} images for ${inputPages[0]} pages`);
       break;
     case 'per-file':
-      if (!(outputPages >= req.inputs.length))
-        throw new VerificationError('pages', `${outputPages} pages for ${req.inputs.length} files`);
+      if (!(output.pages >= req.inputs.length))
+        throw new VerificationError('pages', `${output.pages} pages for ${req.inputs.length} files`);
       break;
     case 'some':
-      if (!(outputPages >= 1)) throw new VerificationError('pages', 'no pages');
+      if (!(output.pages >= 1)) throw new VerificationError('pages', 'no pages');
       break;
   }
-  passed.push('pages');
-  if (!reading) return passed;
+}
 
-  // 3 and 4. Text and pixels of the sampled pages, read above.
-  const { sample, texts, outBlank } = await reading;
-  const mark = checks.text === 'added' ? wordsOf(String(req.options.text ?? '')) : [];
-  if (texts) {
-    // pdftotext groups a page's words as the page is shown: once turned, formulas and forms read as
-    // other words. Pages that differ are read again with every page of both files unturned, where
-    // their words are drawn alike; a word lost is lost in both readings.
-    const regrouped = sample.filter((pair) => !keepsText(pair, texts, mark));
-    if (regrouped.length > 0) {
-      const unturned = new Map<string, string>();
-      for (const file of new Set(regrouped.flatMap((p) => [p.in.file, p.out.file]))) {
-        const copy = join(dir, `unturned-${unturned.size}.pdf`);
-        const { code } = await run(job, 'qpdf', ['--no-warn', file, '--rotate=0', copy]);
-        if (code !== 0 && code !== 3) throw new VerificationError('text', 'a page could not be read unturned');
-        unturned.set(file, copy);
-        reads.pageCounts.set(copy, reads.pageCounts.get(file) ?? 1);
-      }
-      const flat = regrouped.map((p) => ({
-        in: { file: unturned.get(p.in.file)!, page: p.in.page },
-        out: { file: unturned.get(p.out.file)!, page: p.out.page },
-      }));
-      const again = await reads.pages(
-        flat.flatMap((p) => [p.in, p.out]),
-        'text',
-      );
-      for (const pair of flat) checkText(pair, again, mark);
-    }
-    passed.push('text');
+/**
+ * Check 3: no sampled page lost its words, and added text is on each. pdftotext groups a page's words
+ * as the page is shown: once turned, formulas and forms read as other words. Pages that differ are
+ * read again with every page of both files unturned, where their words are drawn alike; a word lost is
+ * lost in both readings.
+ */
+async function checkSampleText(
+  req: VerifyRequest,
+  pairs: PagePair[],
+  texts: Map<string, Map<number, string>>,
+  reads: PageReads,
+): Promise<void> {
+  const mark = req.tool.checks.text === 'added' ? wordsOf(String(req.options.text ?? '')) : [];
+  const regrouped = pairs.filter((pair) => !keepsText(pair, texts, mark));
+  if (regrouped.length === 0) return;
+  const unturned = new Map<string, string>();
+  for (const file of new Set(regrouped.flatMap((p) => [p.in.file, p.out.file]))) {
+    const copy = join(reads.dir, `unturned-${unturned.size}.pdf`);
+    const { code } = await run(req.job, 'qpdf', ['--no-warn', file, '--rotate=0', copy]);
+    if (code !== 0 && code !== 3) throw new VerificationError('text', 'a page could not be read unturned');
+    unturned.set(file, copy);
+    reads.pageCounts.set(copy, reads.pageCounts.get(file) ?? 1);
   }
-  if (outBlank) {
-    const blank = sample.filter((p) => outBlank.get(p.out.file)!.get(p.out.page));
-    if (blank.length > 0) {
-      // An output page that came out blank is excused when its input page was blank too.
-      const inBlank = await reads.pages(
-        blank.map((p) => p.in),
-        'blank',
-      );
-      const lost = blank.find((p) => !inBlank.get(p.in.file)!.get(p.in.page));
-      if (lost) throw new VerificationError('pixels', `page ${lost.out.page} came out blank`);
-    }
-    passed.push('pixels');
-  }
-  return passed;
+  const flat = regrouped.map((p) => ({
+    in: { file: unturned.get(p.in.file)!, page: p.in.page },
+    out: { file: unturned.get(p.out.file)!, page: p.out.page },
+  }));
+  const again = await reads.pages(
+    flat.flatMap((p) => [p.in, p.out]),
+    'text',
+  );
+  for (const pair of flat) checkText(pair, again, mark);
+}
+
+/** Check 4: no sampled output page came out blank, unless its input page was blank too. */
+async function checkSamplePixels(
+  pairs: PagePair[],
+  outBlank: Map<string, Map<number, boolean>>,
+  reads: PageReads,
+): Promise<void> {
+  const blank = pairs.filter((p) => outBlank.get(p.out.file)!.get(p.out.page));
+  if (blank.length === 0) return;
+  const inBlank = await reads.pages(
+    blank.map((p) => p.in),
+    'blank',
+  );
+  const lost = blank.find((p) => !inBlank.get(p.in.file)!.get(p.in.page));
+  if (lost) throw new VerificationError('pixels', `page ${lost.out.page} came out blank`);
 }
 
 /** One output page and the input page it must match. */
@@ -372,22 +438,29 @@ async function locate(
  * file's pages in as few runs as they allow. An input page is rendered only to excuse an output page
  * that came out blank.
  */
-async function readSample(sample: PagePair[], checks: ResultChecks, reads: PageReads) {
+async function readSample(pairs: PagePair[], checks: ResultChecks, reads: PageReads): Promise<SampleReads> {
   const [texts, outBlank] = await Promise.all([
     checks.text
       ? reads.pages(
-          sample.flatMap((p) => [p.in, p.out]),
+          pairs.flatMap((p) => [p.in, p.out]),
           'text',
         )
       : undefined,
     checks.pixels
       ? reads.pages(
-          sample.map((p) => p.out),
+          pairs.map((p) => p.out),
           'blank',
         )
       : undefined,
   ]);
-  return { sample, texts, outBlank };
+  return { pairs, ...(texts && { texts }), ...(outBlank && { outBlank }) };
+}
+
+/** The sampled pairs, with their pages' text when the tool keeps text, and the output pages' blankness when pixels. */
+interface SampleReads {
+  pairs: PagePair[];
+  texts?: Map<string, Map<number, string>>;
+  outBlank?: Map<string, Map<number, boolean>>;
 }
 
 /**
