@@ -1,3 +1,4 @@
+import type { PdfPage } from '../pdfjs.ts';
 import type { FontInfo } from './types.ts';
 
 const known: [RegExp, string][] = [
@@ -56,4 +57,27 @@ function familyOf(name: string): string {
   // CamelCase names into words: "LiberationSerif" -> "Liberation Serif".
   const words = stem.replace(/([a-z])([A-Z])/g, '$1 $2').trim();
   return /^[A-Za-z][A-Za-z0-9 ]+$/.test(words) ? words : '';
+}
+
+/**
+ * The fonts of a page's text by pdf.js's font id, read once each: the loaded font's name and flags
+ * when pdf.js has it, else the family its text content names.
+ */
+export function fontsOf(page: PdfPage, styles: Record<string, { fontFamily?: string }>): (id: string) => FontInfo {
+  const fonts = new Map<string, FontInfo>();
+  return (id) => {
+    let f = fonts.get(id);
+    if (f) return f;
+    let raw: { name?: string; bold?: boolean; italic?: boolean; black?: boolean } | undefined;
+    try {
+      if (page.commonObjs.has(id)) raw = page.commonObjs.get(id) as typeof raw;
+    } catch {
+      raw = undefined;
+    }
+    const style = styles[id];
+    f = fontInfo(raw?.name ?? style?.fontFamily ?? '', { bold: raw?.bold, italic: raw?.italic, black: raw?.black });
+    if (!raw?.name && style?.fontFamily === 'monospace') f = { ...f, mono: true };
+    fonts.set(id, f);
+    return f;
+  };
 }

@@ -1,4 +1,4 @@
-import type { Rule } from './extract.ts';
+import type { Rule } from './shapes.ts';
 import { groupLines } from './lines.ts';
 import { boxOf, median, type Box, type Cell, type Frag, type Table } from './types.ts';
 
