@@ -24,7 +24,3 @@ export const errorCodes = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
-
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string };
-}

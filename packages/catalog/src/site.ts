@@ -1,7 +1,7 @@
 import type { Category } from './tool-definition.ts';
 import type { ToolId } from './tools.ts';
 
-/** The header's tool menus (spec §1). The watermark tool appears under its canonical id. */
+/** The header's tool menus. The watermark tool appears under its canonical id. */
 export const headerMenus = [
   { group: 'Convert', tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf'] },
   { group: 'Extract', tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'] },
@@ -11,7 +11,7 @@ export const headerMenus = [
   },
 ] as const satisfies readonly { group: Category; tools: readonly ToolId[] }[];
 
-/** Footer link columns (spec §1): tools by id, other links by route. */
+/** Footer link columns: tools by id, other links by route. */
 export const footerColumns = {
   tools: ['jpg-to-pdf', 'pdf-merge', 'pdf-compress', 'pdf-to-word', 'html-to-pdf'],
   company: [
@@ -29,7 +29,7 @@ export const footerColumns = {
   ],
 } as const satisfies { tools: readonly ToolId[]; company: unknown; account: unknown };
 
-/** The header search finds the first of these whose id contains the typed text (spec §5). */
+/** The header search finds the first of these whose id contains the typed text. */
 export const searchTools = [
   'jpg-to-pdf',
   'word-to-pdf',
@@ -45,22 +45,16 @@ export const searchTools = [
   'pdf-unlock',
 ] as const satisfies readonly ToolId[];
 
-/** The workflow builder offers these (spec §9). */
+/** The workflow builder offers these. */
 export const workflowTools = searchTools;
 
 export const blogCategories = ['All', 'Convert', 'Extract', 'Edit'] as const;
 
-/** Business constants (spec §9) and the one upload limit's default. */
+/** The site's numbers, and the defaults of the settings every process shares. */
 export const constants = {
   blogPageSize: 12,
   homeBlogPreview: 3,
   initialProgress: 10,
-  toolPageWidthPx: 600,
-  searchHints: ['merge', 'jpg', 'compress'],
-  socialProof: { users: '10,000+', rating: '4.9/5' },
-  languages: ['en', 'es', 'fr', 'hi', 'ar'],
-  pickerLanguages: ['en', 'es', 'fr'],
-  fallbackLanguage: 'en',
   /** Default upload limit; the `UPLOAD_LIMIT_MB` setting changes it everywhere at once. */
   uploadLimitMb: 100,
   /** How long a result stays downloadable by default; `RESULT_TTL_SECONDS` changes it. */
