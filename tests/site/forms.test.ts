@@ -1,5 +1,5 @@
 /**
- * The site's forms (spec §4, §5, §8): the footer newsletter, the contact form, and the sign-in screens
+ * The site's forms: the footer newsletter, the contact form, and the sign-in screens
  * with their required fields and e-mail checks.
  */
 import type { Page, Response } from 'playwright-core';

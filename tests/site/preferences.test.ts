@@ -1,5 +1,5 @@
 /**
- * What the header remembers and does (spec §1, §3, §4, §9): the dark-mode switch, the language picker
+ * What the header remembers and does: the dark-mode switch, the language picker
  * and detection, and the tool search.
  */
 import type { Page } from 'playwright-core';

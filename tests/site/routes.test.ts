@@ -1,5 +1,5 @@
 /**
- * Every route of the spec (§2): the prerendered HTML (scripts off) carries the page's h1, title,
+ * Every route of the site: the prerendered HTML (scripts off) carries the page's h1, title,
  * canonical link, description and structured data; the hydrated page shows the same h1 without a
  * console error (hydration mismatches would show there). Unknown tools, posts and paths are real 404s,
  * and the sitemap and robots.txt list what crawlers should see.

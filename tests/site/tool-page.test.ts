@@ -1,5 +1,5 @@
 /**
- * The tool page's copy (spec §2, §8), its validation messages (§5) and its layout constant (§9).
+ * The tool page's copy, its validation messages and its layout (the upload widget's width).
  */
 import { join } from 'node:path';
 import { findTool } from '@quire/catalog';

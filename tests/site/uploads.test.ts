@@ -56,7 +56,7 @@ async function convert(page: Page, button = 'Convert'): Promise<string> {
   return settledStatus(page);
 }
 
-/** After success: 'Success', a result link, and no progress bar (spec §4: it shows only below 100). */
+/** After success: 'Success', a result link, and no progress bar (it shows only below 100). */
 async function expectSuccess(page: Page, status: string) {
   expect(status).toBe('Success');
   expect(await widget(page).locator('.result a').count()).toBe(1);
@@ -74,7 +74,7 @@ describe('pdf-editor: pdf-merge', () => {
     expect(pageCount(first.path)).toBe(11 + 4);
     expect(words(text(first.path, { first: 1, last: 1 }))).toEqual(words(text(eleven, { first: 1, last: 1 })));
 
-    // Move the 4-page file up: the order changes, and the old result goes (spec §4: a change clears it).
+    // Move the 4-page file up: the order changes, and the old result goes (a change clears it).
     await widget(page).getByRole('button', { name: 'Move pypdf-pdflatex-4-pages.pdf up' }).click();
     expect(await fileNames(page)).toEqual(['pypdf-pdflatex-4-pages.pdf', 'qpdf-11-pages.pdf']);
     expect(await widget(page).locator('.result a').count()).toBe(0);

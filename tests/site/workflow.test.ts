@@ -1,5 +1,5 @@
 /**
- * The workflow builder (spec §2, §4, §5, §8, §9): twelve tools, no duplicates, remove and reorder, run
+ * The workflow builder: twelve tools, no duplicates, remove and reorder, run
  * only with a file and a tool, and a run that gives a checked result; saved workflows from the address.
  */
 import { join } from 'node:path';

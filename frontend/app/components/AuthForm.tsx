@@ -5,7 +5,7 @@ import '../i18n/en/auth.ts';
 import { useT } from '../i18n/use-t.ts';
 import { AuthUnavailable, GoogleUnavailable, signIn, signInWithGoogle, signUp } from '../lib/sign-in.ts';
 
-/** Login and signup: e-mail and password, or Google; success goes home (spec §4). */
+/** Login and signup: e-mail and password, or Google; success goes home. */
 export function AuthForm({ mode }: { mode: 'login' | 'signup' }) {
   const t = useT();
   const navigate = useNavigate();

@@ -7,7 +7,7 @@ import { authPages, shortName, startAuth, useAuth } from '../lib/auth.ts';
 import { DarkModeSwitch } from './DarkModeSwitch.tsx';
 import { LanguagePicker } from './LanguagePicker.tsx';
 
-/** The first tool of the search list whose id contains the typed text (spec §4). */
+/** The first tool of the search list whose id contains the typed text. */
 export function searchTool(text: string): string | undefined {
   const query = text.trim().toLowerCase();
   return query ? searchTools.find((id) => id.includes(query)) : undefined;

@@ -14,7 +14,7 @@ import { useUploadRun, type Result } from './upload/use-upload-run.ts';
 
 export type { Result };
 
-/** The spec's upload widget: idle, file chosen, uploading with progress, then success or failure. */
+/** The upload widget: idle, file chosen, uploading with progress, then success or failure. */
 export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result: Result | undefined) => void }) {
   const t = useT();
   const byUrl = takesUrl(tool);

@@ -7,7 +7,7 @@ export type RunOutcome =
   | { ok: true; download: string; checks: string[] }
   /** The server answered with a contract error (`message` is the server's, in English). */
   | { ok: false; reason: 'error'; code: ErrorCode; message: string }
-  /** An answer without a download: the spec's "Conversion failed". */
+  /** An answer without a download: shown as "Conversion failed". */
   | { ok: false; reason: 'no-download' }
   /** The request itself failed: network, abort. */
   | { ok: false; reason: 'network' };

@@ -1,5 +1,5 @@
 /**
- * The spec's usage history in local browser storage: one record (email, tool, date) per successful run.
+ * The usage history in local browser storage: one record (email, tool, date) per successful run.
  * Anonymous visitors keep theirs here (email empty); a signed-in user's runs are kept by the gateway.
  */
 export interface UsageRecord {

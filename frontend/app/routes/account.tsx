@@ -162,7 +162,7 @@ function SignedIn({ user }: { user: User }) {
   );
 }
 
-/** Signed out: the spec's sentence, and the tools this browser used anonymously. */
+/** Signed out: a sentence that says so, and the tools this browser used anonymously. */
 function SignedOut({ pending }: { pending: boolean }) {
   const t = useT();
   const [local, setLocal] = useState<HistoryEntry[]>([]);
@@ -182,7 +182,7 @@ function SignedOut({ pending }: { pending: boolean }) {
   );
 }
 
-/** Signed out, the account page says so (spec §2); signed in it shows the user and their history. */
+/** Signed out, the account page says so; signed in it shows the user and their history. */
 export default function Account() {
   const t = useT();
   const { status, user } = useAuth();

@@ -23,7 +23,7 @@ export function meta({ data }: { data?: { posts: PostSummary[] } }) {
 
 type Category = (typeof blogCategories)[number];
 
-/** Title or meta text, case-insensitive (spec §5), within a category. */
+/** Title or meta text, case-insensitive, within a category. */
 export function filterPosts(posts: PostSummary[], query: string, category: Category): PostSummary[] {
   const q = query.trim().toLowerCase();
   return posts.filter(
@@ -46,7 +46,7 @@ export default function Blog() {
   const page = Math.min(pages, Math.max(1, Number(params.get('page')) || 1));
   const shown = found.slice((page - 1) * constants.blogPageSize, page * constants.blogPageSize);
 
-  // Any change of search or category goes back to page 1 (spec §4).
+  // Any change of search or category goes back to page 1.
   function update(next: { q?: string; category?: Category; page?: number }) {
     const merged = { q: query, category, page: 1, ...next };
     const search = new URLSearchParams();

@@ -29,7 +29,7 @@ export function meta({ params }: { params: { toolId?: string } }) {
   });
 }
 
-/** Where a result can go next (spec §2): merge, compress and unlock. */
+/** Where a result can go next: merge, compress and unlock. */
 const nextSteps = [
   { id: 'pdf-merge', key: 'tool.nextMerge' },
   { id: 'pdf-compress', key: 'tool.nextCompress' },

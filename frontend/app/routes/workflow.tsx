@@ -14,7 +14,7 @@ export function meta({ params }: { params: { slug?: string } }) {
   });
 }
 
-/** The slug is the steps value (spec §2); the server checks the chain when it runs. */
+/** The slug is the steps value; the server checks the chain when it runs. */
 export default function SavedWorkflow() {
   const t = useT();
   const { slug = '' } = useParams();

@@ -27,7 +27,7 @@ export interface Tool {
   /** A path, or an emoji when it holds no slash. */
   icon: string;
   category: Category;
-  /** The spec's seed usage count. */
+  /** The usage count shown before any run is counted. */
   usage: number;
   service: ServiceName;
   /** What the tool reads: file kinds and how many, or a web address. */

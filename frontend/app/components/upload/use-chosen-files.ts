@@ -24,7 +24,7 @@ export function useChosenFiles(tool: Tool) {
   function choose(list: FileList | File[]): boolean {
     const chosen = [...list];
     if (chosen.length === 0) return false;
-    // Single-file tools take the first file of a picker or drop (spec §5); the others add to the list.
+    // Single-file tools take the first file of a picker or drop; the others add to the list.
     const max = 'kinds' in tool.input ? tool.input.max : 1;
     setFiles(takesMany(tool) ? [...files, ...chosen].slice(0, max) : chosen.slice(0, 1));
     setCarried(false);

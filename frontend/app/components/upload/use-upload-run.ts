@@ -42,7 +42,7 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
       const done = { download: outcome.download, checks: outcome.checks };
       setResult(done);
       onResult(done);
-      // The spec's local history, for visitors who are not signed in (the gateway keeps the others').
+      // A local history, for visitors who are not signed in (the gateway keeps the others').
       if (!isSignedIn()) recordLocalUse(tool.id);
       setStatus(t('upload.success'));
     } else {
