@@ -1,6 +1,6 @@
-import type { Dictionary } from './dictionary.ts';
+import type { Translation } from './dictionary.ts';
 
-export const ar: Dictionary = {
+export const ar: Translation = {
   site: {
     name: 'Quire',
     title: 'Quire – أدوات PDF مجانية عبر الإنترنت',

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ar } from './ar.ts';
-import { english, type Dictionary } from './dictionary.ts';
+import { english, type Translation } from './dictionary.ts';
 import { account } from './en/account.ts';
 import { auth } from './en/auth.ts';
 import { blog } from './en/blog.ts';
@@ -12,7 +12,7 @@ import { workflow } from './en/workflow.ts';
 import { es } from './es.ts';
 import { fr } from './fr.ts';
 import { hi } from './hi.ts';
-import { translate } from './index.ts';
+import { switchLanguage, translate } from './index.ts';
 
 /** Every key path to a string, with its text. */
 function entries(node: unknown, prefix = ''): [string, string][] {
@@ -37,16 +37,20 @@ describe.each([
   ['fr', fr],
   ['hi', hi],
   ['ar', ar],
-] as [string, Dictionary][])('the %s dictionary', (_name, dictionary) => {
+] as [string, Translation][])('the %s dictionary', (_name, dictionary) => {
   const source = new Map(entries(complete));
   const translated = new Map(entries(dictionary));
+  /** A tool's copy and the option labels may wait for a translator: English shows meanwhile. */
+  const mayWait = (key: string) => /^(tools|options)\./.test(key);
 
-  it('has every English key and no other', () => {
-    expect([...translated.keys()].sort()).toEqual([...source.keys()].sort());
+  it('has every English key, but copy that may wait, and no other', () => {
+    const wanted = [...source.keys()].filter((key) => !mayWait(key) || translated.has(key));
+    expect([...translated.keys()].sort()).toEqual(wanted.sort());
   });
 
   it('translates every text, keeping its placeholders and leading emoji', () => {
     for (const [key, text] of source) {
+      if (mayWait(key) && !translated.has(key)) continue;
       const other = translated.get(key) ?? '';
       expect(other.trim(), key).not.toBe('');
       expect(placeholders(other), key).toEqual(placeholders(text));
@@ -68,5 +72,21 @@ describe('translate', () => {
     expect(translate('es', 'upload.success')).toBe('Success');
     expect(translate('en', 'no.such.key')).toBe('no.such.key');
     expect(translate('en', 'tool.prompt')).toContain('{{label}}');
+  });
+
+  it("shows a tool's English copy in a language that has none for it yet", async () => {
+    // As a new tool is, before anyone translates it.
+    const merge = es.tools['pdf-merge'];
+    delete es.tools['pdf-merge'];
+    // Switching sets the page's lang and dir; this runs without a page.
+    vi.stubGlobal('document', { documentElement: {} });
+    try {
+      await switchLanguage('es');
+      expect(translate('es', 'tools.pdf-merge.name')).toBe('Merge PDF');
+      expect(translate('es', 'tools.pdf-split.name')).toBe('Dividir PDF');
+    } finally {
+      es.tools['pdf-merge'] = merge;
+      vi.unstubAllGlobals();
+    }
   });
 });

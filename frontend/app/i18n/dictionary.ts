@@ -27,6 +27,14 @@ type PageCopy = {
 };
 export type ToolCopy = Record<ToolId, { name: string; description: string }>;
 export type Dictionary = Copy<typeof en & PageCopy> & { tools: ToolCopy; errors: Record<ErrorCode, string> };
+/**
+ * Another language: every key English has, but a tool's copy and the option labels, which may wait for a
+ * translator. A new tool arrives in English alone; `translate` shows English where a language has no entry.
+ */
+export type Translation = Omit<Dictionary, 'tools' | 'options'> & {
+  tools: Partial<ToolCopy>;
+  options: Partial<Dictionary['options']>;
+};
 
 /** English as far as it is loaded: every page's copy, and the pages' own copy once their code is in. */
 export const english: Omit<Dictionary, keyof PageCopy> & Partial<PageCopy> = {

@@ -1,6 +1,6 @@
-import type { Dictionary } from './dictionary.ts';
+import type { Translation } from './dictionary.ts';
 
-export const es: Dictionary = {
+export const es: Translation = {
   site: {
     name: 'Quire',
     title: 'Quire – Herramientas PDF gratis en línea',

@@ -1,6 +1,6 @@
-import type { Dictionary } from './dictionary.ts';
+import type { Translation } from './dictionary.ts';
 
-export const fr: Dictionary = {
+export const fr: Translation = {
   site: {
     name: 'Quire',
     title: 'Quire – Outils PDF gratuits en ligne',

@@ -1,6 +1,6 @@
-import type { Dictionary } from './dictionary.ts';
+import type { Translation } from './dictionary.ts';
 
-export const hi: Dictionary = {
+export const hi: Translation = {
   site: {
     name: 'Quire',
     title: 'Quire – मुफ़्त ऑनलाइन PDF टूल',

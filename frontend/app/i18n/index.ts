@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { english, type Dictionary } from './dictionary.ts';
+import { english, type Translation } from './dictionary.ts';
 import { fallbackLanguage, languages, type Language } from './languages.ts';
 
 /**
@@ -8,14 +8,14 @@ import { fallbackLanguage, languages, type Language } from './languages.ts';
  */
 
 /** Other languages load only when chosen, so a page carries English alone. */
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<Dictionary>> = {
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<Translation>> = {
   es: () => import('./es.ts').then((m) => m.es),
   fr: () => import('./fr.ts').then((m) => m.fr),
   hi: () => import('./hi.ts').then((m) => m.hi),
   ar: () => import('./ar.ts').then((m) => m.ar),
 };
 
-const loaded: Partial<Record<Language, Dictionary | typeof english>> = { en: english };
+const loaded: Partial<Record<Language, Translation | typeof english>> = { en: english };
 // Pages are prerendered in English and hydrate in English; the visitor's language follows at once.
 let current: Language = fallbackLanguage;
 const listeners = new Set<() => void>();
