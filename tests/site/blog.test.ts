@@ -1,9 +1,9 @@
 /**
- * The blog: 22 posts, 12 a page with a numbered pager, search over title and
+ * The blog: a post per tool, a page at a time with a numbered pager, search over title and
  * meta, the category filter, and an article's try-this-tool and share links. Expected values come from
  * the posts' Markdown sources, not from the built pages.
  */
-import { findTool } from '@quire/catalog';
+import { constants, findTool, tools } from '@quire/catalog';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pageWaitMs, useBrowser, waitUntil } from '../lib/browser.ts';
@@ -13,6 +13,10 @@ const site = useBrowser();
 
 const posts = postSources();
 const bySlug = new Map(posts.map((p) => [p.slug, p]));
+/** The pager's pages and the cards each shows, from the number of tools and the page size. */
+const pageSize = constants.blogPageSize;
+const pageNumbers = Array.from({ length: Math.ceil(posts.length / pageSize) }, (_, i) => String(i + 1));
+const cardsOn = (n: number) => Math.min(pageSize, posts.length - (n - 1) * pageSize);
 
 /** The slugs of the cards shown, in order. */
 async function shownSlugs(page: Page): Promise<string[]> {
@@ -44,23 +48,29 @@ function matching(query: string, category: PostSource['category'] | 'All' = 'All
 }
 
 describe('blog list', () => {
-  it('has 22 posts: 12 on page 1, a pager with 1 and 2, and the other 10 on page 2', async () => {
-    expect(posts).toHaveLength(22);
+  it('has a post per tool, a page of them at a time, and a pager with every page', async () => {
+    expect(posts).toHaveLength(tools.length);
+    expect(pageNumbers.length).toBeGreaterThan(1);
     const { page, errors } = await site.open('/blog');
     const first = await shownSlugs(page);
-    expect(first).toHaveLength(12);
-    expect(await pagerButtons(page)).toEqual(['1', '2']);
+    expect(first).toHaveLength(cardsOn(1));
+    expect(await pagerButtons(page)).toEqual(pageNumbers);
     expect(await page.locator('nav.pager button[aria-current="page"]').textContent()).toBe('1');
 
-    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
-    await waitForCards(page, 10);
-    const second = await shownSlugs(page);
-    expect(second).toHaveLength(10);
-    expect(await page.locator('nav.pager button[aria-current="page"]').textContent()).toBe('2');
-    expect([...first, ...second].sort()).toEqual(posts.map((p) => p.slug).sort());
+    const shown = [...first];
+    let last: string[] = [];
+    for (const n of pageNumbers.slice(1)) {
+      await page.getByRole('button', { name: `Page ${n}`, exact: true }).click();
+      await waitForCards(page, cardsOn(Number(n)));
+      last = await shownSlugs(page);
+      expect(last).toHaveLength(cardsOn(Number(n)));
+      expect(await page.locator('nav.pager button[aria-current="page"]').textContent()).toBe(n);
+      shown.push(...last);
+    }
+    expect(shown.sort()).toEqual(posts.map((p) => p.slug).sort());
     // Each card shows the post's title and its category.
     const card = page.locator('.post-card').first();
-    const post = bySlug.get(second[0]!)!;
+    const post = bySlug.get(last[0]!)!;
     expect(await card.locator('h3').textContent()).toBe(post.title);
     expect(await card.locator('.eyebrow').textContent()).toBe(post.category);
     expect(errors).toEqual([]);
@@ -69,7 +79,7 @@ describe('blog list', () => {
   it('search matches title or meta, case-insensitively, and goes back to page 1', async () => {
     const { page, errors } = await site.open('/blog');
     await page.getByRole('button', { name: 'Page 2', exact: true }).click();
-    await waitForCards(page, 10);
+    await waitForCards(page, cardsOn(2));
     const search = page.getByRole('searchbox', { name: 'Search the guides' });
 
     const merge = matching('merge');
@@ -94,8 +104,8 @@ describe('blog list', () => {
     expect(await page.locator('.post-card').count()).toBe(0);
 
     await search.fill('');
-    await waitForCards(page, 12);
-    expect(await pagerButtons(page)).toEqual(['1', '2']);
+    await waitForCards(page, cardsOn(1));
+    expect(await pagerButtons(page)).toEqual(pageNumbers);
     expect(errors).toEqual([]);
   });
 
@@ -108,7 +118,7 @@ describe('blog list', () => {
       'Edit',
     ]);
     await page.getByRole('button', { name: 'Page 2', exact: true }).click();
-    await waitForCards(page, 10);
+    await waitForCards(page, cardsOn(2));
 
     const extract = matching('', 'Extract');
     expect(extract.length).toBeGreaterThan(0);
@@ -128,7 +138,7 @@ describe('blog list', () => {
 
     await search.fill('');
     await page.getByRole('button', { name: 'All', exact: true }).click();
-    await waitForCards(page, 12);
+    await waitForCards(page, cardsOn(1));
     expect(errors).toEqual([]);
   });
 });
