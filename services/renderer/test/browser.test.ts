@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, createRenderer, type Renderer } from '../src/index.ts';
-import { call, corpusHtml, removeScratch, settledLeftovers, sleep, text } from './helpers.ts';
+import { type Renderer } from '../src/index.ts';
+import { call, corpusHtml, sleep, startRenderer, type TestRenderer, text } from './helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-const workDir = mkdtempSync(join(tmpdir(), 'renderer-browser-work-'));
 const files = mkdtempSync(join(tmpdir(), 'renderer-browser-files-'));
+let service: TestRenderer;
 let renderer: Renderer;
 let app: Express;
 
@@ -73,22 +73,17 @@ const busy = (ms: number) =>
   page(`busy-${ms}.html`, `<p>busy</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`);
 
 beforeAll(async () => {
-  process.env.WORK_DIR = workDir;
   // One job at a time and nobody waiting, so that a second job at once is answered `busy`.
   process.env.QUEUE_CONCURRENCY = '1';
   process.env.QUEUE_MAX_WAITING = '0';
   // Short limits, so that a page that never ends is stopped soon; long enough for a page that does
   // end to load and print on a busy machine.
-  renderer = createRenderer({ restartAfterJobs: 3, loadTimeoutMs: 8000, printTimeoutMs: 8000 });
-  app = createApp(renderer);
-  await renderer.supervisor.warm();
+  service = await startRenderer('browser', { restartAfterJobs: 3, loadTimeoutMs: 8000, printTimeoutMs: 8000 });
+  ({ renderer, app } = service);
 });
 
 afterAll(async () => {
-  await renderer.close();
-  removeScratch();
-  expect(await settledLeftovers(workDir)).toEqual([]);
-  rmSync(workDir, { recursive: true, force: true });
+  await service.stop();
   rmSync(files, { recursive: true, force: true });
 });
 

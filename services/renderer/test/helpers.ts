@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
+import { expect } from 'vitest';
+import { createApp, createRenderer, type Renderer, type RendererSettings } from '../src/index.ts';
 
 export const corpusHtml = new URL('../../../../shared/corpus/html/', import.meta.url).pathname;
 
@@ -28,6 +30,35 @@ let zips = 0;
 
 export function removeScratch(): void {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** A test file's renderer and its in-process app, working in a folder of its own. */
+export interface TestRenderer {
+  renderer: Renderer;
+  app: Express;
+  workDir: string;
+  /**
+   * Closes the renderer, then `others` (the file's listeners), and removes the scratch folder; fails
+   * if a request's work directory outlived its response, as none should.
+   */
+  stop(...others: { close(): Promise<void> }[]): Promise<void>;
+}
+
+/** Starts a renderer in a fresh work folder (`renderer-<name>-work-…`); it resolves once the browser is warm. */
+export async function startRenderer(name: string, settings: Partial<RendererSettings> = {}): Promise<TestRenderer> {
+  const workDir = mkdtempSync(join(tmpdir(), `renderer-${name}-work-`));
+  process.env.WORK_DIR = workDir;
+  const renderer = createRenderer(settings);
+  const app = createApp(renderer);
+  await renderer.supervisor.warm();
+  const stop = async (...others: { close(): Promise<void> }[]) => {
+    await renderer.close();
+    removeScratch();
+    await Promise.all(others.map((o) => o.close()));
+    expect(await settledLeftovers(workDir)).toEqual([]);
+    rmSync(workDir, { recursive: true, force: true });
+  };
+  return { renderer, app, workDir, stop };
 }
 
 /** Calls a tool of the in-process app as the gateway would, and saves a PDF answer to a file. */

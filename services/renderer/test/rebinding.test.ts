@@ -4,20 +4,16 @@
  * interface except one public address, to which nothing may connect (the job is refused first).
  */
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Express } from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApp, createRenderer, type Renderer } from '../src/index.ts';
 import {
   call,
   html,
-  removeScratch,
-  settledLeftovers,
   sleep,
+  startRenderer,
   startSite,
   startTrap,
+  type TestRenderer,
   text,
   type Trap,
 } from './helpers.ts';
@@ -39,8 +35,7 @@ vi.mock('node:dns/promises', async (importOriginal) => {
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-const workDir = mkdtempSync(join(tmpdir(), 'renderer-rebind-work-'));
-let renderer: Renderer;
+let service: TestRenderer;
 let app: Express;
 let site: Awaited<ReturnType<typeof startSite>>;
 /** Listens where the name points after it rebinds: 127.0.0.2, on the site's port. */
@@ -50,7 +45,6 @@ let trap: Trap;
 let rebinds = false;
 
 beforeAll(async () => {
-  process.env.WORK_DIR = workDir;
   site = await startSite({
     '/page': (_req, res) => {
       // From the first request on, the name points elsewhere.
@@ -72,18 +66,11 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(site.port, '127.0.0.2', r));
   rebound = { hits, close: () => new Promise<void>((r) => server.close(() => r())) };
   trap = await startTrap();
-  renderer = createRenderer({ allowPrivateHosts: new Set([`rebind.test:${site.port}`]) });
-  app = createApp(renderer);
-  await renderer.supervisor.warm();
+  service = await startRenderer('rebind', { allowPrivateHosts: new Set([`rebind.test:${site.port}`]) });
+  app = service.app;
 });
 
-afterAll(async () => {
-  await renderer.close();
-  removeScratch();
-  await Promise.all([site.close(), rebound.close(), trap.close()]);
-  expect(await settledLeftovers(workDir)).toEqual([]);
-  rmSync(workDir, { recursive: true, force: true });
-});
+afterAll(() => service.stop(site, rebound, trap));
 
 beforeEach(() => {
   rebinds = false;

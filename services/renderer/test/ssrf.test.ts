@@ -8,44 +8,36 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, createRenderer, type Renderer } from '../src/index.ts';
 import { resolveAllowed } from '../src/net/address.ts';
 import { parseAllowList } from '../src/settings.ts';
 import {
   call,
   corpusHtml,
   makeZip,
-  removeScratch,
-  settledLeftovers,
   sleep,
+  startRenderer,
   startTrap,
+  type TestRenderer,
   text,
   type Trap,
 } from './helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-const workDir = mkdtempSync(join(tmpdir(), 'renderer-ssrf-work-'));
 const files = mkdtempSync(join(tmpdir(), 'renderer-ssrf-files-'));
-let renderer: Renderer;
+let service: TestRenderer;
 let app: Express;
 let trap: Trap;
 
 beforeAll(async () => {
-  process.env.WORK_DIR = workDir;
   delete process.env.RENDERER_ALLOW_PRIVATE_HOSTS;
   trap = await startTrap();
-  renderer = createRenderer({ allowPrivateHosts: new Set() });
-  app = createApp(renderer);
-  await renderer.supervisor.warm();
+  service = await startRenderer('ssrf', { allowPrivateHosts: new Set() });
+  app = service.app;
 });
 
 afterAll(async () => {
-  await renderer.close();
-  removeScratch();
-  await trap.close();
-  expect(await settledLeftovers(workDir)).toEqual([]);
-  rmSync(workDir, { recursive: true, force: true });
+  await service.stop(trap);
   rmSync(files, { recursive: true, force: true });
 });
 

@@ -4,39 +4,35 @@
  * everything else local (a trap listener, other names of the same site) must still be refused.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Express } from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApp, createRenderer, type Renderer } from '../src/index.ts';
 import {
   call,
   corpusHtml,
   html,
   info,
   pageCount,
-  removeScratch,
-  settledLeftovers,
   sleep,
+  startRenderer,
   startSite,
   startTrap,
+  type TestRenderer,
   text,
   type Trap,
 } from './helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-const workDir = mkdtempSync(join(tmpdir(), 'renderer-url-work-'));
-let renderer: Renderer;
+let service: TestRenderer;
 let app: Express;
 let trap: Trap;
 let site: Awaited<ReturnType<typeof startSite>>;
 const png = readFileSync(join(corpusHtml, 'gotenberg-html-with-asset/image.png'));
 
 beforeAll(async () => {
-  process.env.WORK_DIR = workDir;
   trap = await startTrap();
   const T = `http://127.0.0.1:${trap.port}`;
   site = await startSite({
@@ -124,22 +120,14 @@ beforeAll(async () => {
         `<!doctype html><html><body style="margin:0"><div style="height:30000px;background:rgb(0,0,255)">Top</div></body></html>`,
       ),
   });
-  renderer = createRenderer({
+  service = await startRenderer('url', {
     allowPrivateHosts: new Set([`127.0.0.1:${site.port}`, '127.0.0.1:9']),
     maxScreenshotHeight: 21_000,
   });
-  app = createApp(renderer);
-  await renderer.supervisor.warm();
+  app = service.app;
 });
 
-afterAll(async () => {
-  await renderer.close();
-  removeScratch();
-  await trap.close();
-  await site.close();
-  expect(await settledLeftovers(workDir)).toEqual([]);
-  rmSync(workDir, { recursive: true, force: true });
-});
+afterAll(() => service.stop(trap, site));
 
 beforeEach(() => {
   site.hits.length = 0;

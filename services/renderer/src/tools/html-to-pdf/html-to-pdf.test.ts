@@ -1,10 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, createRenderer, type Renderer } from '../../index.ts';
 import {
   call,
   corpusHtml,
@@ -12,32 +10,23 @@ import {
   lieAboutSizes,
   makeZip,
   pageCount,
-  removeScratch,
-  settledLeftovers,
+  startRenderer,
+  type TestRenderer,
   text,
   words,
 } from '../../../test/helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
-const workDir = mkdtempSync(join(tmpdir(), 'renderer-html-work-'));
-let renderer: Renderer;
+let service: TestRenderer;
 let app: Express;
 
 beforeAll(async () => {
-  process.env.WORK_DIR = workDir;
-  renderer = createRenderer({ zipMaxBytes: 20 * 1024 * 1024, zipMaxEntries: 200 });
-  app = createApp(renderer);
-  await renderer.supervisor.warm();
+  service = await startRenderer('html', { zipMaxBytes: 20 * 1024 * 1024, zipMaxEntries: 200 });
+  app = service.app;
 });
 
-afterAll(async () => {
-  await renderer.close();
-  removeScratch();
-  // Work directories go when each response closes.
-  expect(await settledLeftovers(workDir)).toEqual([]);
-  rmSync(workDir, { recursive: true, force: true });
-});
+afterAll(() => service.stop());
 
 const corpus = (name: string) => join(corpusHtml, name);
 const flat = (s: string) => s.replace(/\s+/g, ' ');
