@@ -1,13 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import express, { type Response } from 'express';
-import { fileKinds, findTool, outputKind, services, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
+import { fileKinds, findTool, outputKind, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
 import {
   createLogger,
   createMetrics,
-  envInt,
+  readServiceConfig,
   requestIdMiddleware,
   resultName,
   ToolError,
@@ -78,8 +77,9 @@ export interface ServiceKit {
 export function createServiceApp(opts: ServiceOptions): express.Express {
   const log = createLogger(opts.name);
   const metrics = createMetrics(opts.name);
-  const timeoutMs = envInt('JOB_TIMEOUT_MS', 120_000);
-  const queue = new JobQueue(envInt('QUEUE_CONCURRENCY', availableParallelism()), envInt('QUEUE_MAX_WAITING', 20));
+  // The service's one schema, with its defaults: main.ts has already read it once, so a bad value never gets here.
+  const { jobTimeoutMs: timeoutMs, queueConcurrency, queueMaxWaiting } = readServiceConfig(opts.name);
+  const queue = new JobQueue(queueConcurrency, queueMaxWaiting);
   const kit: ServiceKit = { log, metrics, queue, timeoutMs };
   watchQueue(metrics, queue);
 
@@ -204,8 +204,7 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
 /** Starts a service on its port (setting `PORT`, else the catalog's) and stops it cleanly on a signal. */
 export function startService(opts: ServiceOptions & { onClose?: () => Promise<void> }): void {
   const app = createServiceApp(opts);
-  const port = envInt('PORT', services[opts.name].port);
-  const host = process.env.HOST ?? '127.0.0.1';
+  const { port, host } = readServiceConfig(opts.name);
   const server = app.listen(port, host, () => {
     console.log(JSON.stringify({ level: 'info', service: opts.name, message: `listening on ${host}:${port}` }));
   });
