@@ -3,7 +3,7 @@ import {
   errorCodes,
   optionsSchema,
   fileKinds,
-  readsPdf,
+  takesPassword,
   takesUrl,
   tools,
   type Tool,
@@ -23,7 +23,7 @@ export function describeTool(tool: Tool) {
         ? {
             files: { min: tool.input.min, max: tool.input.max },
             kinds: tool.input.kinds.map((k) => ({ kind: k, ...fileKinds[k] })),
-            password: readsPdf(tool),
+            password: takesPassword(tool),
           }
         : { url: true },
     output: defaultOutputKind(tool),
@@ -79,7 +79,9 @@ function toolRequestBody(tool: Tool) {
       tool.input.max > 1 ? { type: 'array', items: file, minItems: tool.input.min, maxItems: tool.input.max } : file;
     required.push('file');
   }
-  if (readsPdf(tool)) properties.password = { type: 'string', description: 'For an encrypted PDF' };
+  if (takesPassword(tool)) {
+    properties.password = { type: 'string', description: 'For an encrypted PDF or a protected Office document' };
+  }
   return { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties, required } } } };
 }
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { checkWorkflow, findTool, readsOffice, readsPdf, takesUrl, type Tool } from '@quire/catalog';
+import { checkWorkflow, findTool, takesPassword, takesUrl, type Tool } from '@quire/catalog';
 import { ToolError, safeName, toToolError, trackRequest, type Job, type Logger } from '@quire/base';
 import { checkPublicUrl, checkToolRequest, runJob } from '@quire/http';
 import { userOf } from './auth.ts';
@@ -38,7 +38,7 @@ export function resolveChain(req: Request, res: Response, next: NextFunction): v
 /** The fields a step passes on to its service: the tool's own options, the password and the URL. */
 function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<string, string> {
   const allowed = new Set(Object.keys((tool.options as { shape?: object }).shape ?? {}));
-  if (readsPdf(tool) || readsOffice(tool)) allowed.add('password');
+  if (takesPassword(tool)) allowed.add('password');
   if (takesUrl(tool)) allowed.add('url');
   const fields: Record<string, string> = {};
   for (const [k, v] of Object.entries(body)) {

@@ -224,6 +224,10 @@ describe('catalog and docs', () => {
     expect(rotate.options.properties.angle).toMatchObject({ enum: ['90', '180', '270'], default: '90' });
     expect(res.body.tools['add-watermark'].aliases).toEqual(['watermark-pdf']);
     expect(res.body.tools['pdf-from-url'].input).toEqual({ url: true });
+    // A protected Word file takes its password as an encrypted PDF does; an image has none to take.
+    expect(res.body.tools['word-to-pdf'].input.password).toBe(true);
+    expect(res.body.tools['pdf-unlock'].input.password).toBe(true);
+    expect(res.body.tools['jpg-to-pdf'].input.password).toBe(false);
   });
 
   it('publishes OpenAPI 3.1 with a path per tool and the error codes', async () => {
@@ -232,6 +236,10 @@ describe('catalog and docs', () => {
     expect(res.body.openapi).toBe('3.1.0');
     for (const t of tools) expect(res.body.paths[`/api/v1/tools/${t.id}`]).toBeDefined();
     expect(res.body.components.schemas.Error.properties.error.properties.code.enum).toContain('damaged_input');
+    const form = (id: string) =>
+      res.body.paths[`/api/v1/tools/${id}`].post.requestBody.content['multipart/form-data'].schema.properties;
+    expect(form('excel-to-pdf').password).toMatchObject({ type: 'string' });
+    expect(form('jpg-to-pdf').password).toBeUndefined();
     const docs = await request(app).get('/api/v1/docs');
     expect(docs.text).toContain('pdf-compress');
   });

@@ -202,6 +202,32 @@ describe('password flow', () => {
     // The protected answers are 400s the browser logs as failed resources.
     await done([/Failed to load resource: the server responded with a status of 400/]);
   });
+
+  it('word-to-pdf asks for the password of a protected Word file, then converts it', async () => {
+    const locked = corpusFiles().find((f) => f.file === 'office/gotenberg-protected_page_1.docx')!;
+    expect(locked.userPassword).toBeTruthy();
+    const page = await toolPage('word-to-pdf');
+    await widget(page).locator('input[type="file"]').setInputFiles(locked.path);
+    expect(await widget(page).getByLabel('Document password').count()).toBe(0);
+
+    expect(await convert(page)).toBe('This document is protected. Please enter its password.');
+    const field = widget(page).getByLabel('Document password');
+    expect(await field.getAttribute('type')).toBe('password');
+    expect(await widget(page).getByLabel('PDF password').count()).toBe(0);
+
+    await field.fill('not-the-password');
+    expect(await convert(page, 'Open and convert')).toBe('The password is not correct. Please try again.');
+
+    await field.fill(locked.userPassword!);
+    await expectSuccess(page, await convert(page, 'Open and convert'));
+    expect(await widget(page).getByLabel('Document password').count()).toBe(0);
+    const result = await downloadResult(page, site.base);
+    expect(result.name).toMatch(/\.pdf$/);
+    expect(qpdfCheck(result.path)).toBe(0);
+    expect(pageCount(result.path)).toBe(1);
+    expect(words(text(result.path)).join(' ').toLowerCase()).toContain('page 1');
+    await done([/Failed to load resource: the server responded with a status of 400/]);
+  });
 });
 
 describe('error texts', () => {

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { takesUrl, type Tool } from '../lib/tools.ts';
+import { readsPdf, takesUrl, type Tool } from '../lib/tools.ts';
 import { useT } from '../i18n/use-t.ts';
 import { FileList } from './FileList.tsx';
 import { OptionsForm } from './OptionsForm.tsx';
@@ -71,7 +71,12 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
         onChange={(name, value) => setOptions({ ...options, [name]: value })}
       />
       {password.asking && tool.password && (
-        <PasswordField toolId={tool.id} value={password.password} onChange={password.setPassword} />
+        <PasswordField
+          toolId={tool.id}
+          readsPdf={readsPdf(tool)}
+          value={password.password}
+          onChange={password.setPassword}
+        />
       )}
       <button type="submit" className="button primary" disabled={run.busy}>
         {password.asking ? t('upload.passwordSubmit') : t('upload.convert')}

@@ -124,6 +124,8 @@ export const ar: Translation = {
     failed: '❌ فشل التحويل.',
     uploadError: '❌ خطأ في الرفع.',
     passwordLabel: 'كلمة مرور ملف PDF',
+    documentPasswordLabel: 'كلمة مرور المستند',
+    documentProtected: 'هذا المستند محمي. يُرجى إدخال كلمة المرور الخاصة به.',
     passwordSubmit: 'فتح وتحويل',
     carried: 'نتيجتك من الأداة السابقة جاهزة هنا.',
   },

@@ -128,6 +128,8 @@ export const en = {
     failed: '❌ Conversion failed.',
     uploadError: '❌ Upload error.',
     passwordLabel: 'PDF password',
+    documentPasswordLabel: 'Document password',
+    documentProtected: 'This document is protected. Please enter its password.',
     passwordSubmit: 'Open and convert',
     carried: 'Your result from the previous tool is ready here.',
   },

@@ -124,6 +124,8 @@ export const es: Translation = {
     failed: '❌ No se pudo completar la conversión.',
     uploadError: '❌ Error al subir el archivo.',
     passwordLabel: 'Contraseña del PDF',
+    documentPasswordLabel: 'Contraseña del documento',
+    documentProtected: 'Este documento está protegido. Introduce su contraseña.',
     passwordSubmit: 'Abrir y convertir',
     carried: 'Aquí tienes listo el resultado de la herramienta anterior.',
   },

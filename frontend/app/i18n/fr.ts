@@ -125,6 +125,8 @@ export const fr: Translation = {
     failed: '❌ La conversion a échoué.',
     uploadError: '❌ Erreur lors de l’importation.',
     passwordLabel: 'Mot de passe du PDF',
+    documentPasswordLabel: 'Mot de passe du document',
+    documentProtected: 'Ce document est protégé. Veuillez saisir son mot de passe.',
     passwordSubmit: 'Ouvrir et convertir',
     carried: 'Le résultat de l’outil précédent est prêt ici.',
   },

@@ -124,6 +124,8 @@ export const hi: Translation = {
     failed: '❌ कन्वर्ज़न विफल रहा।',
     uploadError: '❌ अपलोड में त्रुटि।',
     passwordLabel: 'PDF पासवर्ड',
+    documentPasswordLabel: 'दस्तावेज़ पासवर्ड',
+    documentProtected: 'यह दस्तावेज़ सुरक्षित है। कृपया इसका पासवर्ड डालें।',
     passwordSubmit: 'खोलें और कन्वर्ट करें',
     carried: 'पिछले टूल का आपका नतीजा यहाँ तैयार है।',
   },

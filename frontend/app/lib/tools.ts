@@ -16,3 +16,8 @@ export function takesUrl(tool: Tool): boolean {
 export function takesMany(tool: Tool): boolean {
   return 'kinds' in tool.input && tool.input.max > 1;
 }
+
+/** Whether a protected input is a PDF (else a Word, Excel or PowerPoint document): the password copy names it. */
+export function readsPdf(tool: Tool): boolean {
+  return 'kinds' in tool.input && tool.input.kinds.includes('pdf');
+}

@@ -17,10 +17,12 @@ import {
   parsePageRanges,
   pagesOf,
   searchTools,
+  takesPassword,
   tools,
   workflowTools,
   type ToolOptions,
 } from './index.ts';
+import { siteTools } from './site-tools.ts';
 
 const all = tools;
 
@@ -114,6 +116,22 @@ describe('the tool catalog', () => {
       expect(status).toBeGreaterThanOrEqual(400);
       expect(message).toMatch(/\.$/);
     }
+  });
+});
+
+describe('which tools take a password', () => {
+  it('every tool that reads PDFs or Office documents, and the site offers the field for exactly those', () => {
+    const taking = all.filter(takesPassword).map((t) => t.id);
+    expect(taking).toEqual(
+      expect.arrayContaining(['pdf-unlock', 'pdf-merge', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf']),
+    );
+    expect(taking).not.toContain('html-to-pdf');
+    expect(taking).not.toContain('jpg-to-pdf');
+    expect(
+      siteTools()
+        .filter((t) => t.password)
+        .map((t) => t.id),
+    ).toEqual(taking);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { FileKind } from './kinds.ts';
 import { optionFields, type OptionField } from './forms.ts';
 import type { Category } from './tool-definition.ts';
-import { readsPdf, tools } from './tools.ts';
+import { takesPassword, tools } from './tools.ts';
 
 /**
  * A tool as the web site needs it: plain data, no schemas. The site's build turns the catalog into
@@ -16,7 +16,7 @@ export interface SiteTool {
   category: Category;
   usage: number;
   input: { kinds: readonly FileKind[]; min: number; max: number } | { url: true };
-  /** Takes a `password` for encrypted PDF inputs. */
+  /** Takes a `password` for protected inputs (see takesPassword). */
   password: boolean;
   options: OptionField[];
 }
@@ -31,7 +31,7 @@ export function siteTools(): SiteTool[] {
     category: t.category,
     usage: t.usage,
     input: t.input,
-    password: readsPdf(t),
+    password: takesPassword(t),
     options: optionFields(t),
   }));
 }

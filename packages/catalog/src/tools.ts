@@ -358,14 +358,22 @@ export function takesUrl(tool: Tool): boolean {
   return 'url' in tool.input;
 }
 
-/** Whether the tool reads PDFs, and so accepts a `password` for encrypted ones. */
-export function readsPdf(tool: Tool): boolean {
+/** Whether the tool reads PDFs (which may be encrypted). */
+function readsPdf(tool: Tool): boolean {
   return 'kinds' in tool.input && tool.input.kinds.includes('pdf');
 }
 
 /** Whether the tool reads office documents, which may be password-protected too. */
 export function readsOffice(tool: Tool): boolean {
   return tool.service === 'office';
+}
+
+/**
+ * Whether the tool takes a `password`: for an encrypted PDF, or a protected Word, Excel or PowerPoint file.
+ * The one answer for the upload check, the API's forms and OpenAPI, workflows and the site's password field.
+ */
+export function takesPassword(tool: Tool): boolean {
+  return readsPdf(tool) || readsOffice(tool);
 }
 
 /** What a tool makes with these options (as its schema parsed them). */

@@ -4,8 +4,7 @@ import {
   checkFileCount,
   fileKinds,
   parseOptions,
-  readsOffice,
-  readsPdf,
+  takesPassword,
   takesUrl,
   type FileKind,
   type Tool,
@@ -97,6 +96,6 @@ export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRe
     inputs.push({ path: file.path, name, kind, size: file.size });
   }
   if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
-  const password = readsPdf(tool) || readsOffice(tool) ? field(req, 'password') : undefined;
+  const password = takesPassword(tool) ? field(req, 'password') : undefined;
   return { inputs, options: parsed.value, ...(password ? { password } : {}) };
 }

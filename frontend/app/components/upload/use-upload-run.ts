@@ -3,7 +3,7 @@ import { constants } from '@quire/catalog/site';
 import { postForm, type RunOutcome } from '../../lib/api.ts';
 import { isSignedIn } from '../../lib/auth.ts';
 import { recordLocalUse } from '../../lib/history.ts';
-import type { Tool } from '../../lib/tools.ts';
+import { readsPdf, type Tool } from '../../lib/tools.ts';
 import { useT } from '../../i18n/use-t.ts';
 import { outcomeMessage } from './outcome-message.ts';
 
@@ -47,7 +47,7 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
       setStatus(t('upload.success'));
     } else {
       if (outcome.reason === 'network') console.error('Upload error', tool.id);
-      setStatus(outcomeMessage(t, outcome));
+      setStatus(outcomeMessage(t, outcome, readsPdf(tool)));
     }
     return outcome;
   }
