@@ -22,6 +22,7 @@ APT_PACKAGES=(
   redis-server  # results shared by several gateways when REDIS_URL is set; the tests run a real one
   prometheus    # the operations tests scrape the running stack with a real Prometheus
   docker-compose # validates docker-compose.yml (config -q); no Docker engine needed
+  unzip         # the tests list and test zip results (tests/lib/outcomes.ts, the scaffold's image template)
   build-essential python3 # node-gyp compiles better-sqlite3 from source during npm ci
 )
 
