@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -62,4 +62,60 @@ export interface BenchReport {
 export async function writeReport(report: BenchReport): Promise<void> {
   await mkdir(resultsDir, { recursive: true });
   await writeFile(join(resultsDir, `${report.name}.json`), JSON.stringify(report.data, null, 2));
+}
+
+/** Each process's parent, from /proc. */
+function parents(): Map<number, { ppid: number; name: string }> {
+  const out = new Map<number, { ppid: number; name: string }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      out.set(Number(entry), { ppid, name });
+    } catch {
+      // gone already
+    }
+  }
+  return out;
+}
+
+/**
+ * Samples the resident memory of some processes and everything they start, every `everyMs`: the
+ * highest peak (VmHWM) seen of each, by a name the caller gives its roots (`gateway`) and the
+ * program's own name below them (`gateway/qpdf`). A child that lives less than a sample is missed.
+ */
+export function watchMemory(roots: Record<string, number>, everyMs = 50): () => Record<string, number> {
+  const peaks: Record<string, number> = {};
+  const sample = () => {
+    const procs = parents();
+    const label = new Map<number, string>(Object.entries(roots).map(([name, pid]) => [pid, name]));
+    const labelOf = (pid: number): string | undefined => {
+      if (label.has(pid)) return label.get(pid);
+      const p = procs.get(pid);
+      if (!p || p.ppid <= 1) return undefined;
+      const up = labelOf(p.ppid);
+      const own = up && `${up.split('/')[0]}/${p.name}`;
+      if (own) label.set(pid, own);
+      return own;
+    };
+    for (const pid of procs.keys()) {
+      const name = labelOf(pid);
+      if (!name) continue;
+      try {
+        const mb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+        peaks[name] = Math.max(peaks[name] ?? 0, mb);
+      } catch {
+        // gone already
+      }
+    }
+  };
+  const timer = setInterval(sample, everyMs);
+  sample();
+  return () => {
+    clearInterval(timer);
+    sample();
+    return peaks;
+  };
 }

@@ -8,13 +8,21 @@
  * - text: `kept` every word of each mapped input page is still on its output page; `added` the same,
  *   and the tool's `text` option appears on every page.
  * - pixels: no output page is blank where its input page was not.
+ * - streams: `copied` when the tool passes the input's page content and images on as they are (it
+ *   turns, orders, picks or joins pages, or rewrites only the document's dictionaries): a long
+ *   result's structure (cross-reference table, trailer, page tree) is then read whole and only its
+ *   sampled pages' streams are decoded. By default every stream of the result is decoded
+ *   (`qpdf --check`), as a tool that rewrote streams (compress, repair) needs.
  */
 export interface ResultChecks {
   pages: 'same' | 'sum' | 'kept' | 'per-range' | 'per-page' | 'per-file' | 'some' | 'none';
   text?: 'kept' | 'added';
   pixels?: boolean;
+  streams?: 'copied';
 }
 
 export const keepsEverything = { pages: 'same', text: 'kept', pixels: true } as const satisfies ResultChecks;
+/** keepsEverything, of a tool that passes the input's streams on as they are. */
+export const keepsStreams = { ...keepsEverything, streams: 'copied' } as const satisfies ResultChecks;
 export const makesPages = { pages: 'some' } as const satisfies ResultChecks;
 export const notPaged = { pages: 'none' } as const satisfies ResultChecks;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keepsEverything, makesPages, notPaged } from './checks.ts';
+import { keepsEverything, keepsStreams, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
 import type { FileKind } from './kinds.ts';
 import { imagePageSize, noOptions, pageRanges, printOptions } from './options.ts';
@@ -166,7 +166,7 @@ const definitions = [
     service: 'pdf-editor',
     input: { kinds: ['pdf'], min: 2, max: maxFiles },
     output: 'pdf',
-    checks: { pages: 'sum', text: 'kept', pixels: true },
+    checks: { pages: 'sum', text: 'kept', pixels: true, streams: 'copied' },
     options: noOptions,
   }),
   defineTool({
@@ -180,7 +180,7 @@ const definitions = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'zip',
-    checks: { pages: 'per-range', text: 'kept', pixels: true },
+    checks: { pages: 'per-range', text: 'kept', pixels: true, streams: 'copied' },
     options: z.object({ ranges: pageRanges('Ranges').optional() }),
   }),
   defineTool({
@@ -194,7 +194,7 @@ const definitions = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
-    checks: keepsEverything,
+    checks: keepsStreams,
     options: noOptions,
   }),
   defineTool({
@@ -222,7 +222,7 @@ const definitions = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
-    checks: { pages: 'kept', text: 'kept', pixels: true },
+    checks: { pages: 'kept', text: 'kept', pixels: true, streams: 'copied' },
     options: z.object({ pages: pageRanges('Pages') }),
   }),
   defineTool({
@@ -236,7 +236,7 @@ const definitions = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
-    checks: keepsEverything,
+    checks: keepsStreams,
     options: noOptions,
   }),
   defineTool({
@@ -285,7 +285,7 @@ const definitions = [
     service: 'pdf-editor',
     input: onePdf,
     output: 'pdf',
-    checks: keepsEverything,
+    checks: keepsStreams,
     options: z.object({
       angle: z.enum(['90', '180', '270']).default('90').transform(Number),
       pages: pageRanges('Pages').optional(),

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exec, mapLimit, timeLeft, type Job } from '@quire/base';
 import { believedPages, pageCountOrNaN } from './page-count.ts';
@@ -19,6 +18,11 @@ export const runWorthBytes = 40 * 1024;
  * small the page, as much as reading this many bytes of one (2,200 tiny pages took 0.9 s, mostly so).
  */
 export const renderedPageBytes = 1024;
+/**
+ * Scattered pages of a long file are copied out by one qpdf run into a small file that is then read
+ * in one run; the copy costs about as much as this many runs of reading (qpdf reads the page tree).
+ */
+export const copyCostRuns = 3;
 
 export async function run(
   job: Job,
@@ -37,6 +41,28 @@ async function openedPages(path: string, job: Job): Promise<number | undefined> 
   if (code !== 0 && code !== 3) return undefined;
   const last = stdout.trim().split('\n').at(-1) ?? '';
   return /^\d+$/.test(last) ? believedPages(Number(last), path, job) : NaN;
+}
+
+/**
+ * A PDF's structure without its streams: its cross-reference table, trailer and page tree, read by
+ * qpdf to count the pages. undefined when it does not open, NaN when its pages cannot be counted.
+ */
+async function structurePages(path: string, job: Job): Promise<number | undefined> {
+  const { code, stdout } = await run(job, 'qpdf', ['--show-npages', path]);
+  if (code !== 0 && code !== 3) return undefined;
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  return /^\d+$/.test(last) ? believedPages(Number(last), path, job) : NaN;
+}
+
+/**
+ * Some pages of a PDF copied into a small one, their streams as they are (neither decoded nor
+ * recompressed), with what they use: reading or checking them there costs what those pages cost,
+ * not what the whole file does. undefined when qpdf cannot copy them.
+ */
+async function copyPages(path: string, pages: number[], out: string, job: Job): Promise<string | undefined> {
+  const args = ['--empty', '--remove-unreferenced-resources=no', '--stream-data=preserve'];
+  const { code } = await run(job, 'qpdf', [...args, '--pages', path, pages.join(','), '--', out]);
+  return code === 0 || code === 3 ? out : undefined;
 }
 
 /** One page's text as pdftotext reads it. */
@@ -123,7 +149,7 @@ function isFlat(pixels: Uint8Array): boolean {
 }
 
 /**
- * What earlier verifications of a job read, by file content: a job that checks several
+ * What earlier verifications of a job read, by file as it is (see fileKey): a job that checks several
  * candidates against one input (compress), then its result, reads the input and the result once.
  * Only what the external tools answered is kept (an opening, a page count, a page's text or
  * blankness), never a verdict; a read that failed is dropped, so the next call tries afresh.
@@ -155,15 +181,29 @@ function jobCache(job: Job): VerifyCache {
   return cache;
 }
 
-/** A file's content, as a key: its size and SHA-256, streamed (about 4 ms a megabyte here). */
-async function fingerprint(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(path)) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
+/** Bytes read from each end of a file for its key: where a rewritten PDF differs (header, trailer, xref). */
+const endBytes = 64 * 1024;
+
+/**
+ * A file as a key, without reading all of it: the file (device, inode), its size and change times,
+ * and a digest of its first and last bytes. A file rewritten, even at the same path and within the
+ * clock's tick, gets another key; reading a 100 MB file whole for a key would cost more than the check.
+ */
+async function fileKey(path: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const s = await handle.stat({ bigint: true });
+    const size = Number(s.size);
+    const hash = createHash('sha256');
+    const buffer = Buffer.alloc(Math.min(size, endBytes));
+    for (const at of size > endBytes ? [0, size - endBytes] : [0]) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${hash.digest('hex')}`;
+  } finally {
+    await handle.close();
   }
-  return `${size}:${hash.digest('hex')}`;
 }
 
 export interface PageRef {
@@ -178,7 +218,6 @@ export type PageReading = 'text' | 'blank';
  * blankness, each file's pages in as few runs as they allow (two files at a time).
  */
 export class PageReads {
-  private readonly hashes = new Map<string, Promise<string>>();
   /** Each file's pages, to judge what reading a span of them costs. */
   readonly pageCounts = new Map<string, number>();
 
@@ -193,19 +232,42 @@ export class PageReads {
     this.dir = join(job.workdir, 'verify');
   }
 
-  private idOf(path: string): Promise<string> {
-    if (!this.hashes.has(path)) this.hashes.set(path, fingerprint(path));
-    return this.hashes.get(path)!;
-  }
-
-  /** What was read of a file before in this job, by its content, else read now. */
+  /** What was read of a file before in this job, while it stays as it was (see fileKey), else read now. */
   async recall<T>(path: string, what: string, read: () => Promise<T>): Promise<T> {
-    return this.cache.get(`${await this.idOf(path)} ${what}`, read);
+    return this.cache.get(`${await fileKey(path)} ${what}`, read);
   }
 
   /** A PDF's opening and page count (see openedPages). */
   opened(path: string): Promise<number | undefined> {
     return this.recall(path, 'opened', () => openedPages(path, this.job));
+  }
+
+  /** A PDF's structure and page count, its streams left alone (see structurePages). */
+  structure(path: string): Promise<number | undefined> {
+    return this.recall(path, 'structure', () => structurePages(path, this.job));
+  }
+
+  /** Some pages of a PDF copied into a small file of their own (see copyPages), once per job. */
+  copy(path: string, pages: number[]): Promise<string | undefined> {
+    return this.recall(path, `copy ${pages.join(',')}`, async () => {
+      await mkdir(this.dir, { recursive: true });
+      const out = await copyPages(path, pages, join(this.dir, `copy-${randomUUID()}.pdf`), this.job);
+      if (out) this.pageCounts.set(out, pages.length);
+      return out;
+    });
+  }
+
+  /**
+   * Whether some pages' streams all decode and their content parses: qpdf's full check of those
+   * pages copied out, which costs what they do, not what the whole file does.
+   */
+  pagesDecode(path: string, pages: number[]): Promise<boolean> {
+    return this.recall(path, `decode ${pages.join(',')}`, async () => {
+      const copy = await this.copy(path, pages);
+      if (!copy) return false;
+      const { code } = await run(this.job, 'qpdf', ['--check', copy]);
+      return code === 0 || code === 3;
+    });
   }
 
   /** Whether a PDF passes qpdf's full check without a warning: nothing in it had to be repaired. */
@@ -224,15 +286,29 @@ export class PageReads {
     what: T,
   ): Promise<Map<string, Map<number, T extends 'text' ? string : boolean>>> {
     type Answer = T extends 'text' ? string : boolean;
-    const read = (file: string, pages: number[], bytesPerPage: number) =>
+    const readIn = (file: string, pages: number[], bytesPerPage: number) =>
       (what === 'text'
         ? pagesText(file, pages, bytesPerPage, this.job)
         : blankPages(file, pages, bytesPerPage, this.job, this.dir)) as Promise<Map<number, Answer>>;
+    // Pages too far apart to read in one run, and enough of them, are copied out and read there in one.
+    const read = async (file: string, pages: number[], bytesPerPage: number) => {
+      const pageBytes = what === 'blank' ? renderedPageBytes : 0;
+      const worth = pages.length > copyCostRuns && !spanOf(pages, bytesPerPage, pageBytes);
+      const copy = worth ? await this.copy(file, pages) : undefined;
+      if (!copy) return readIn(file, pages, bytesPerPage);
+      const { size } = await stat(copy);
+      const found = await readIn(
+        copy,
+        pages.map((_, i) => i + 1),
+        size / pages.length,
+      );
+      return new Map(pages.map((p, i) => [p, found.get(i + 1)!]));
+    };
     const byFile = new Map<string, Set<number>>();
     for (const { file, page } of refs) byFile.set(file, (byFile.get(file) ?? new Set()).add(page));
     const files = [...byFile].map(([file, pages]) => [file, [...pages].sort((a, b) => a - b)] as const);
     const found = await mapLimit(files, 2, async ([file, pages]) => {
-      const [id, { size }] = await Promise.all([this.idOf(file), stat(file)]);
+      const [id, { size }] = await Promise.all([fileKey(file), stat(file)]);
       const bytesPerPage = size / (this.pageCounts.get(file) ?? 1);
       const key = (page: number) => `${id} ${what} ${page}`;
       // The pages not read before in this job, in one go; a page read before comes from the cache.

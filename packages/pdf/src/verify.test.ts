@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -157,14 +157,18 @@ describe('verifyResult', () => {
     const thirty = join(corpus, 'pdf/qpdf-page-labels-and-outlines.pdf'); // 16 KB
     const long = join(corpus, 'pdf/pypdf-geotopo-117-pages.pdf'); // 1.8 MB
     // Eleven pages are read in one run each (names padded p-01…p-11), and so is a spread of thirty
-    // small ones; a spread of 117 pages of 15 KB each is read page by page.
+    // small ones; a spread of 117 pages of 15 KB each is copied out by qpdf and read there, in one run.
     expect(await check('rotate-pdf', [eleven], eleven, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
     const thirtyRuns = await runsOf(() => check('rotate-pdf', [thirty], thirty, {}, job()));
     expect(thirtyRuns.filter((r) => r.startsWith('pdftotext')).length).toBe(1); // one file, one run
     expect(thirtyRuns.filter((r) => r.startsWith('pdftoppm')).length).toBe(1);
     const longRuns = await runsOf(() => check('rotate-pdf', [long], long, {}, job()));
-    expect(longRuns.filter((r) => r.startsWith('pdftotext')).length).toBe(12);
-    expect(longRuns.filter((r) => r.startsWith('pdftoppm')).length).toBe(12);
+    expect(longRuns.filter((r) => r.startsWith('pdftotext')).length).toBe(1); // input and output alike
+    expect(longRuns.filter((r) => r.startsWith('pdftoppm')).length).toBe(1);
+    const longSwapped = join(j.workdir, 'long-swapped.pdf');
+    execFileSync('qpdf', [long, '--pages', '.', '117,2-116,1', '--', longSwapped]); // both sampled
+    const err0 = (await check('rotate-pdf', [long], longSwapped, {}, j).catch((e: unknown) => e)) as VerificationError;
+    expect(err0.check).toBe('text');
     const reversed = join(j.workdir, 'reversed.pdf');
     execFileSync('qpdf', [eleven, '--pages', '.', 'z-1', '--', reversed]);
     const err = (await check('rotate-pdf', [eleven], reversed, {}, j).catch((e: unknown) => e)) as VerificationError;
@@ -260,6 +264,58 @@ describe('verifyResult', () => {
     const short = zipOf('short', ['1-3', '4-9', '11']);
     const err = (await split(short, { ranges: '1-3,4-10,11' }).catch((e: unknown) => e)) as VerificationError;
     expect(err.check).toBe('pages');
+  });
+
+  it("reads a long result's structure whole and decodes only its sampled pages' streams, catching what it did", async () => {
+    const j = job();
+    const thirty = join(corpus, 'pdf/qpdf-page-labels-and-outlines.pdf'); // "Potato N" on page N
+    const made = (name: string, args: string[]) => {
+      const out = join(j.workdir, name);
+      execFileSync('qpdf', [...args, out]);
+      return out;
+    };
+    const failure = async (result: string, tool = 'rotate-pdf', options: Record<string, unknown> = {}) =>
+      ((await check(tool, [thirty], result, options, j).catch((e: unknown) => e)) as VerificationError).check;
+    const turned = made('turned.pdf', [thirty, '--rotate=+90']);
+    const read = await runsOf(() => check('rotate-pdf', [thirty], turned, {}, j));
+    // No full check of the result: its page tree is read, and the sampled pages' copy is checked whole.
+    const checks = runs.mock.calls.filter(([cmd, args]) => cmd === 'qpdf' && args.includes('--check'));
+    expect(checks.map(([, args]) => args.at(-1))).toEqual([expect.stringMatching(/copy-.*\.pdf$/)]);
+    expect(read).toContain(`qpdf ${turned}`);
+    expect(await check('rotate-pdf', [thirty], turned, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
+
+    // A sampled page whose content stream does not decode: the last page, from a one-page file made to fail.
+    const badStream = join(j.workdir, 'bad-stream.pdf');
+    const good = onePagePdf(join(j.workdir, 'one.pdf'), 'BT /F1 24 Tf 72 600 Td (Potato 30) Tj ET');
+    const text = readFileSync(good, 'latin1').replace('<< /Length', '<< /Filter /FlateDecode /Length');
+    writeFileSync(badStream, text, 'latin1');
+    const lastBroken = made('last-broken.pdf', [
+      '--empty',
+      '--stream-data=preserve',
+      '--pages',
+      thirty,
+      '1-29',
+      badStream,
+      '1',
+      '--',
+    ]);
+    expect(await failure(lastBroken)).toBe('opens');
+    const { notPdf } = broken(j.workdir);
+    expect(await failure(notPdf)).toBe('opens');
+    expect(await failure(made('short.pdf', [thirty, '--pages', '.', '1-29', '--']))).toBe('pages');
+    expect(await failure(made('swapped.pdf', [thirty, '--pages', '.', '30,2-29,1', '--']))).toBe('text');
+    // Pages 10-11 removed, yet 28 pages kept are the wrong ones.
+    expect(
+      await failure(made('wrong-kept.pdf', [thirty, '--pages', '.', '1-28', '--']), 'pdf-page-remove', {
+        pages: '10-11',
+      }),
+    ).toBe('text');
+    const hidden = onePagePdf(join(j.workdir, 'hidden.pdf'), 'BT 3 Tr /F1 24 Tf 72 600 Td (Potato 30) Tj ET');
+    const shown = made('shown-30.pdf', ['--empty', '--pages', thirty, '1-29', good, '1', '--']);
+    const hid = made('hidden-30.pdf', ['--empty', '--pages', thirty, '1-29', hidden, '1', '--']);
+    expect(((await check('rotate-pdf', [shown], hid, {}, j).catch((e: unknown) => e)) as VerificationError).check).toBe(
+      'pixels',
+    );
   });
 
   it('keeps page removal honest', async () => {

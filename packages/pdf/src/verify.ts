@@ -196,7 +196,7 @@ async function checkResult(req: VerifyRequest, reads: PageReads, ahead: Ahead): 
   const counting = checks.pages === 'none' ? Promise.resolve([]) : ahead(reads.count(inputPdfs));
 
   // 1. The output opens.
-  const opening = await openResult(req, reads, ahead);
+  const opening = await openResult(req, reads, ahead, counting);
   // The pages to compare follow from the inputs alone: they are read while the output is opened.
   const inputPages = await counting;
   const comparison = planComparison(req, inputPdfs, inputPages, opening, reads, ahead);
@@ -240,9 +240,17 @@ interface Opening {
  * are each opened (and a split's joined for reading, see joinParts) while its pages are read. An
  * Office package must hold its main part, and text must be UTF-8. What fails at once throws at once.
  */
-async function openResult(req: VerifyRequest, reads: PageReads, ahead: Ahead): Promise<Opening> {
+async function openResult(
+  req: VerifyRequest,
+  reads: PageReads,
+  ahead: Ahead,
+  counting: Promise<number[]>,
+): Promise<Opening> {
   const { result, job } = req;
-  if (result.kind === 'pdf') return { pdf: ahead(reads.opened(result.path)) };
+  if (result.kind === 'pdf')
+    return {
+      pdf: ahead(req.tool.checks.streams === 'copied' ? openCopied(req, reads, counting) : reads.opened(result.path)),
+    };
   if (result.kind === 'zip') {
     const names = await listZip(result.path).catch(() => undefined);
     if (!names || names.length === 0) throw new VerificationError('opens', 'zip is empty or unreadable');
@@ -278,6 +286,24 @@ async function openResult(req: VerifyRequest, reads: PageReads, ahead: Ahead): P
     throw new VerificationError('opens', 'text is not valid UTF-8');
   }
   return {};
+}
+
+/**
+ * Opens a result whose streams are its inputs' (see ResultChecks.streams): its structure is read whole
+ * while only the sampled pages' streams are decoded, so the check costs what the sample does. A
+ * result no longer than its sample, or with nothing to sample, is checked whole.
+ */
+async function openCopied(req: VerifyRequest, reads: PageReads, counting: Promise<number[]>) {
+  const inputPages = await counting;
+  const planned = inputPages.some((n) => Number.isNaN(n))
+    ? undefined
+    : plan(req.tool.checks, pdfInputs(req), inputPages, req.options);
+  const path = req.result.path;
+  if (!planned?.pages || planned.pages <= samplePages) return reads.opened(path);
+  const sampled = planned.sample.map((p) => p.out.page).sort((a, b) => a - b);
+  const [pages, decodes] = await Promise.all([reads.structure(path), reads.pagesDecode(path, sampled)]);
+  // Sampled pages that are not there are the page check's to report.
+  return decodes || (pages !== undefined && pages !== planned.pages) ? pages : undefined;
 }
 
 /** What the result is compared with: the plan, and the sampled pages being read when there are any. */
@@ -353,8 +379,7 @@ function checkPages(
 /**
  * Check 3: no sampled page lost its words, and added text is on each. pdftotext groups a page's words
  * as the page is shown: once turned, formulas and forms read as other words. Pages that differ are
- * read again with every page of both files unturned, where their words are drawn alike; a word lost is
- * lost in both readings.
+ * read again unturned, where their words are drawn alike; a word lost is lost in both readings.
  */
 async function checkSampleText(
   req: VerifyRequest,
@@ -365,18 +390,25 @@ async function checkSampleText(
   const mark = req.tool.checks.text === 'added' ? wordsOf(String(req.options.text ?? '')) : [];
   const regrouped = pairs.filter((pair) => !keepsText(pair, texts, mark));
   if (regrouped.length === 0) return;
-  const unturned = new Map<string, string>();
-  for (const file of new Set(regrouped.flatMap((p) => [p.in.file, p.out.file]))) {
+  // Each file's pages to read again, copied out unturned: a copy of those pages, not of the file.
+  const wanted = new Map<string, Set<number>>();
+  for (const { in: a, out: b } of regrouped)
+    for (const { file, page } of [a, b]) wanted.set(file, (wanted.get(file) ?? new Set()).add(page));
+  const unturned = new Map<string, { copy: string; pages: number[] }>();
+  for (const [file, set] of wanted) {
+    const pages = [...set].sort((x, y) => x - y);
     const copy = join(reads.dir, `unturned-${unturned.size}.pdf`);
-    const { code } = await run(req.job, 'qpdf', ['--no-warn', file, '--rotate=0', copy]);
+    const args = ['--empty', '--remove-unreferenced-resources=no', '--stream-data=preserve', '--pages', file];
+    const { code } = await run(req.job, 'qpdf', [...args, pages.join(','), '--', '--rotate=0', copy]);
     if (code !== 0 && code !== 3) throw new VerificationError('text', 'a page could not be read unturned');
-    unturned.set(file, copy);
-    reads.pageCounts.set(copy, reads.pageCounts.get(file) ?? 1);
+    unturned.set(file, { copy, pages });
+    reads.pageCounts.set(copy, pages.length);
   }
-  const flat = regrouped.map((p) => ({
-    in: { file: unturned.get(p.in.file)!, page: p.in.page },
-    out: { file: unturned.get(p.out.file)!, page: p.out.page },
-  }));
+  const moved = ({ file, page }: PageRef): PageRef => {
+    const { copy, pages } = unturned.get(file)!;
+    return { file: copy, page: pages.indexOf(page) + 1 };
+  };
+  const flat = regrouped.map((p) => ({ in: moved(p.in), out: moved(p.out) }));
   const again = await reads.pages(
     flat.flatMap((p) => [p.in, p.out]),
     'text',
