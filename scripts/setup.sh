@@ -11,6 +11,9 @@ APT_PACKAGES=(
   qpdf          # pdf-editor: structural work, unlock
   ghostscript   # pdf-editor: compression (run as a separate program only)
   poppler-utils # pdftoppm, pdftotext
+  ocrmypdf tesseract-ocr # pdf-extract: OCR (OCRmyPDF runs on Debian's /usr/bin/python3)
+  tesseract-ocr-eng tesseract-ocr-spa tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-hin tesseract-ocr-ara # OCR's languages
+  jbig2dec      # OCR of JBIG2 scans (Ghostscript reads CCITT itself)
   nginx-light   # the public front: static site and proxy to the gateway
   libreoffice-writer libreoffice-calc libreoffice-impress # office: Word, Excel, PowerPoint to PDF
   python3-uno   # office: the UNO helper that drives warm LibreOffice listeners (Debian's /usr/bin/python3)
