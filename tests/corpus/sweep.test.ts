@@ -138,6 +138,8 @@ async function casesFor(f: CorpusFile, index: number): Promise<Case[]> {
     const works = tool.id === 'pdf-page-remove' && pages === 1 ? ['invalid_option'] : ['200'];
     // A file the manifest says must be rejected (a pixel bomb) may be, as damaged_input.
     if (/must be rejected/.test(f.special)) works.push('damaged_input');
+    // OCR reads up to a number of pages, and of pixels a page: past them, a clear refusal.
+    if (tool.id === 'pdf-ocr') works.push('file_too_large');
     if (f.folder === 'pdf-broken' && kind === 'pdf') add(tool, damaged(f, tool, works), '');
     else if (!protectedFile || opensBare) add(tool, works, '');
     else add(tool, ['password_required'], ' without its password');

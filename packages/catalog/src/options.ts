@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ocrLanguages, type OcrLanguage } from './ocr.ts';
 import { pageRangesPattern } from './ranges.ts';
 
 /**
@@ -23,3 +24,22 @@ export const printPageSize = z.enum(['a4', 'letter']).default('a4');
 export const printOptions = z.object({ pageSize: printPageSize, landscape: boolField(false) });
 
 export const noOptions = z.object({});
+
+const ocrLanguagePattern = new RegExp(`^(?:${ocrLanguages.join('|')})(?:\\+(?:${ocrLanguages.join('|')}))*$`);
+
+/** One OCR language or several joined by `+` (eng+fra); an unknown code is named in the error. */
+export const ocrLanguage = z
+  .string()
+  .trim()
+  .default('eng')
+  .pipe(
+    z.string().regex(ocrLanguagePattern, {
+      error: (issue) => {
+        const codes = String(issue.input).split('+');
+        const unknown = codes.filter((c) => !(ocrLanguages as readonly string[]).includes(c));
+        const named = unknown.length ? `unknown language ${unknown.map((c) => `"${c}"`).join(', ')}` : 'no language';
+        return `${named}; choose from ${ocrLanguages.join(', ')}, several joined by +`;
+      },
+    }),
+  )
+  .transform((v) => [...new Set(v.split('+'))] as OcrLanguage[]);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { keepsEverything, keepsStreams, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
 import type { FileKind } from './kinds.ts';
-import { imagePageSize, noOptions, pageRanges, printOptions } from './options.ts';
+import { boolField, imagePageSize, noOptions, ocrLanguage, pageRanges, printOptions } from './options.ts';
 import { defineTool, type ServiceName, type Tool } from './tool-definition.ts';
 
 const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
@@ -332,6 +332,27 @@ const definitions = [
     output: 'html',
     checks: notPaged,
     options: noOptions,
+  }),
+  defineTool({
+    id: 'pdf-ocr',
+    aliases: [],
+    name: 'OCR PDF',
+    description: 'Make a scanned PDF or photo of a page searchable, with text you can select and copy.',
+    icon: '🔍',
+    category: 'Convert',
+    usage: 0,
+    service: 'pdf-extract',
+    input: one('pdf', 'jpeg', 'png', 'tiff'),
+    output: 'pdf',
+    // Not text 'kept': redo replaces an earlier OCR layer's words by design. The tool checks its text itself.
+    checks: { pages: 'same', pixels: true },
+    options: z.object({
+      language: ocrLanguage,
+      deskew: boolField(false),
+      rotate: boolField(false),
+      existingText: z.enum(['skip', 'redo']).default('skip'),
+      pdfa: boolField(false),
+    }),
   }),
 ] as const;
 

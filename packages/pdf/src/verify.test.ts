@@ -318,6 +318,18 @@ describe('verifyResult', () => {
     );
   });
 
+  it('opens a result made from an image by a tool whose pages follow an input PDF, with nothing to compare', async () => {
+    const image = join(corpus, 'images/textract-raw_text.png');
+    const result = await verifyResult({
+      tool: findTool('pdf-ocr')!,
+      inputs: [{ path: image, kind: 'png' }],
+      options: {},
+      result: { path: four, kind: 'pdf' },
+      job: job(),
+    });
+    expect(result).toEqual(['opens']);
+  });
+
   it('keeps page removal honest', async () => {
     const j = job();
     const kept = join(j.workdir, 'kept.pdf');

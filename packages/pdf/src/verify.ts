@@ -325,8 +325,11 @@ function planComparison(
   ahead: Ahead,
 ): Comparison | undefined {
   const checks = req.tool.checks;
-  // An input only poppler could read (the tool managed, qpdf cannot count it) leaves nothing to compare with.
-  const comparable = checks.pages !== 'none' && !inputPages.some((n) => Number.isNaN(n));
+  // An input only poppler could read (the tool managed, qpdf cannot count it) leaves nothing to compare with;
+  // nor does a photo read into a page (OCR of an image), when the pages should follow an input PDF's.
+  const fromInputPdf = checks.pages !== 'per-file' && checks.pages !== 'some';
+  const comparable =
+    checks.pages !== 'none' && !(fromInputPdf && inputPdfs.length === 0) && !inputPages.some((n) => Number.isNaN(n));
   const planned = comparable ? plan(checks, inputPdfs, inputPages, req.options) : undefined;
   inputPdfs.forEach((f, i) => reads.pageCounts.set(f, inputPages[i]!));
   if (!planned) return undefined;

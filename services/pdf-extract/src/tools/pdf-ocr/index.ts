@@ -1,0 +1,117 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { exec, mapLimit, timeLeft, ToolError, type Job } from '@quire/base';
+import type { ToolOptions } from '@quire/catalog';
+import { pageCount, pageIsBlank, VerificationError } from '@quire/pdf';
+import type { ToolContext, ToolResult } from '@quire/service-kit';
+import { ocrmypdf, type OcrChoices } from './ocrmypdf.ts';
+import { hasText, leastLikeness, textByPage } from './pages.ts';
+
+/** Pages read in one call: a 100-page scan takes most of the job's time on two cores. Documented in docs/api.md. */
+export const maxOcrPages = 100;
+/** Pixels of one image page: an A3 page at 600 dpi; more is a photo Tesseract would take minutes over. */
+const maxImagePixels = 70_000_000;
+/** Below this SSIM against its input, a page no longer looks like it (when it was neither deskewed nor turned). */
+const minLikeness = 0.99;
+
+const imageToPdf = fileURLToPath(new URL('./image-pdf.py', import.meta.url));
+
+/**
+ * A searchable PDF: the pages as they were, with Tesseract's words in an invisible layer under them.
+ * Pages that already have text are left alone (`skip`) or have an earlier OCR layer replaced (`redo`).
+ * Checked here beyond the catalog's promise: the pages are all there, pages that had text kept it
+ * (skip), and sampled pages look like the input's unless they were deskewed or turned.
+ */
+export async function run(ctx: ToolContext<ToolOptions<'pdf-ocr'>>): Promise<ToolResult> {
+  const choices: OcrChoices = ctx.options;
+  if (choices.deskew && choices.existingText === 'redo')
+    throw new ToolError(
+      'invalid_option',
+      'Straightening pages (deskew) cannot be combined with redoing existing text.',
+    );
+  const input = ctx.inputs[0]!;
+  const source = input.kind === 'pdf' ? input.path : await imagePdf(input.path, ctx);
+  const pages = await pageCount(source, ctx);
+  if (pages > maxOcrPages)
+    throw new ToolError(
+      'file_too_large',
+      `This PDF has ${pages} pages; OCR reads at most ${maxOcrPages} pages at a time. Split it first.`,
+    );
+  const before = await textByPage(source, pages, ctx);
+  const hadText = before.map(hasText);
+  const language = choices.language.join('+');
+  const asked = { language, existingText: choices.existingText, deskew: choices.deskew, rotate: choices.rotate };
+
+  // Nothing to read and nothing to convert: the PDF as it came (decrypted), not a rewritten copy.
+  if (choices.existingText === 'skip' && !choices.pdfa && hadText.every(Boolean))
+    return unchanged(source, pages, asked);
+  const out = join(ctx.workdir, 'searchable.pdf');
+  const outcome = await ocrmypdf(source, out, choices, ctx);
+  if (outcome === 'had-text') return unchanged(source, pages, asked);
+
+  if ((await pageCount(out, ctx)) !== pages) throw new VerificationError('pages', 'OCR changed the page count');
+  const after = await textByPage(out, pages, ctx);
+  if (choices.existingText === 'skip') {
+    const changed = before.findIndex((t, i) => hadText[i] && words(t) !== words(after[i]!));
+    if (changed >= 0) throw new VerificationError('text', `page ${changed + 1} had text and it changed`);
+  }
+  if (!choices.deskew && !choices.rotate) {
+    const likeness = await leastLikeness(source, out, pages, ctx);
+    if (likeness < minLikeness) throw new VerificationError('looks', `a sampled page's SSIM is ${likeness.toFixed(4)}`);
+  }
+  const ocrPages = pageNumbers(hadText.map((had) => choices.existingText === 'redo' || !had));
+  const textless = ocrPages.filter((p) => !hasText(after[p - 1]!));
+  const pagesWithoutText = await withInk(out, textless, ctx);
+  return {
+    path: out,
+    properties: {
+      pages,
+      ocrPages,
+      pagesWithoutText,
+      ...asked,
+      pdfa: choices.pdfa && outcome === 'done',
+      ...(pagesWithoutText.length && { note: 'OCR found no text on some pages that are not blank.' }),
+      ...(outcome === 'not-pdfa' && { note: 'The PDF is searchable but could not be made PDF/A.' }),
+    },
+  };
+}
+
+function unchanged(source: string, pages: number, asked: Record<string, unknown>): ToolResult {
+  return {
+    path: source,
+    properties: {
+      pages,
+      ocrPages: [],
+      pagesWithoutText: [],
+      ...asked,
+      pdfa: false,
+      unchanged: true,
+      note: 'Every page already has text, so the PDF is returned as it was.',
+    },
+  };
+}
+
+/** An image, every frame a page, as a PDF; file_too_large past the limits, damaged_input when it does not read. */
+async function imagePdf(image: string, ctx: ToolContext): Promise<string> {
+  const out = join(ctx.workdir, 'image.pdf');
+  const args = [imageToPdf, image, out, String(maxImagePixels), String(maxOcrPages)];
+  const { code, stderr } = await exec('/usr/bin/python3', args, {
+    timeoutMs: timeLeft(ctx.deadline),
+    signal: ctx.signal,
+  });
+  if (code === 0) return out;
+  if (code === 3) throw new ToolError('file_too_large', stderr.trim());
+  throw new ToolError('damaged_input', undefined, {
+    cause: new Error(`image-pdf exit ${code}: ${stderr.slice(-2000)}`),
+  });
+}
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean).join(' ');
+
+const pageNumbers = (flags: boolean[]) => flags.flatMap((f, i) => (f ? [i + 1] : []));
+
+/** Of these pages, those with ink on them: OCR found no text there, and it is not a blank page. */
+async function withInk(path: string, pages: number[], job: Job): Promise<number[]> {
+  const blank = await mapLimit(pages, 2, (p) => pageIsBlank(path, p, job));
+  return pages.filter((_, i) => !blank[i]);
+}
