@@ -2,6 +2,7 @@ import { compressionLevels, type CompressionLevel } from '@quire/catalog/compres
 import type { OptionField } from '@quire/catalog';
 import type { CopyKey } from '../i18n/use-t.ts';
 import { useT } from '../i18n/use-t.ts';
+import { LanguageChoice } from './upload/LanguageChoice.tsx';
 
 /** Labels for option names and choices; a name or value without one is shown as it is. */
 function label(t: ReturnType<typeof useT>, key: string): string {
@@ -42,6 +43,8 @@ export function OptionsForm({
             </label>
           );
         }
+        if (f.name === 'language')
+          return <LanguageChoice key={f.name} id={id} value={value} onChange={(v) => onChange(f.name, v)} />;
         // A compression level says what it keeps, in the numbers the service holds it to.
         const level = f.name === 'level' ? compressionLevels[value as CompressionLevel] : undefined;
         return (

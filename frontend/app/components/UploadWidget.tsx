@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { readsPdf, takesUrl, type Tool } from '../lib/tools.ts';
+import { useLanguage } from '../i18n/index.ts';
 import { useT } from '../i18n/use-t.ts';
 import { FileList } from './FileList.tsx';
 import { OptionsForm } from './OptionsForm.tsx';
 import { DropZone } from './upload/DropZone.tsx';
 import { uploadForm } from './upload/form-data.ts';
+import { withPageLanguage } from './upload/ocr-language.ts';
 import { PasswordField } from './upload/PasswordField.tsx';
 import { RunStatus } from './upload/RunStatus.tsx';
 import { UrlField } from './upload/UrlField.tsx';
@@ -17,6 +19,7 @@ export type { Result };
 /** The upload widget: idle, file chosen, uploading with progress, then success or failure. */
 export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result: Result | undefined) => void }) {
   const t = useT();
+  const fields = withPageLanguage(tool.options, useLanguage());
   const byUrl = takesUrl(tool);
   const [url, setUrl] = useState('');
   const [options, setOptions] = useState<Record<string, string>>({});
@@ -40,7 +43,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
     const form = uploadForm({
       url: byUrl ? url : undefined,
       files: chosen.files,
-      fields: tool.options,
+      fields,
       options,
       password: password.password,
     });
@@ -66,7 +69,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
       )}
       <OptionsForm
         toolId={tool.id}
-        fields={tool.options}
+        fields={fields}
         values={options}
         onChange={(name, value) => setOptions({ ...options, [name]: value })}
       />

@@ -163,6 +163,19 @@ export const es: Translation = {
     diagonal: 'Diagonal',
     angle: 'Rotación (en sentido horario)',
     width: 'Ancho de pantalla (px)',
+    language: 'Idiomas del texto',
+    deskew: 'Enderezar páginas torcidas',
+    rotate: 'Girar páginas de lado o del revés',
+    existingText: 'Páginas que ya tienen texto',
+    skip: 'Dejarlas como están',
+    redo: 'Leerlas de nuevo (sustituye un OCR anterior)',
+    pdfa: 'Guardar como PDF/A para archivo',
+    eng: 'Inglés',
+    spa: 'Español',
+    fra: 'Francés',
+    deu: 'Alemán',
+    hin: 'Hindi',
+    ara: 'Árabe',
   },
   workflow: {
     title: 'Creador de flujos de trabajo',
@@ -368,6 +381,11 @@ export const es: Translation = {
     'pdf-to-html': {
       name: 'PDF a HTML',
       description: 'Convierte un PDF en una sola página web que conserva su texto y sus imágenes.',
+    },
+    'pdf-ocr': {
+      name: 'OCR de PDF',
+      description:
+        'Convierte un PDF escaneado o la foto de una página en un PDF con texto que puedes buscar, seleccionar y copiar.',
     },
   },
   errors: {

@@ -164,6 +164,19 @@ export const fr: Translation = {
     diagonal: 'Diagonale',
     angle: 'Rotation (sens horaire)',
     width: 'Largeur d’écran (px)',
+    language: 'Langues du texte',
+    deskew: 'Redresser les pages penchées',
+    rotate: 'Tourner les pages de côté ou à l’envers',
+    existingText: 'Pages qui ont déjà du texte',
+    skip: 'Les laisser telles quelles',
+    redo: 'Les relire (remplace un OCR précédent)',
+    pdfa: 'Enregistrer en PDF/A pour l’archivage',
+    eng: 'Anglais',
+    spa: 'Espagnol',
+    fra: 'Français',
+    deu: 'Allemand',
+    hin: 'Hindi',
+    ara: 'Arabe',
   },
   workflow: {
     title: 'Créateur de workflows',
@@ -385,6 +398,11 @@ export const fr: Translation = {
     'pdf-to-html': {
       name: 'PDF en HTML',
       description: 'Transformez un PDF en une seule page web qui conserve son texte et ses images.',
+    },
+    'pdf-ocr': {
+      name: 'OCR PDF',
+      description:
+        'Rendez consultable un PDF numérisé ou la photo d’une page, avec un texte que vous pouvez rechercher, sélectionner et copier.',
     },
   },
   errors: {

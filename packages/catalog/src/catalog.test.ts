@@ -102,8 +102,9 @@ describe('the tool catalog', () => {
   it('names only catalog tools in every list', () => {
     const listed = [...headerMenus.flatMap((m) => m.tools), ...footerColumns.tools, ...searchTools, ...workflowTools];
     for (const id of listed) expect(findTool(id), id).toBeDefined();
-    expect(searchTools).toHaveLength(12);
-    expect(workflowTools).toHaveLength(12);
+    // The spec's twelve, and OCR (issue 18: scans go through OCR, then on to the other tools).
+    expect(searchTools).toHaveLength(13);
+    expect(workflowTools).toContain('pdf-ocr');
     expect(headerMenus.map((m) => m.group)).toEqual(['Convert', 'Extract', 'Edit']);
     expect(blogCategories).toEqual(['All', 'Convert', 'Extract', 'Edit']);
     expect(constants.blogPageSize).toBe(12);
@@ -189,6 +190,7 @@ describe('workflows', () => {
     const ok = checkWorkflow(['pdf-merge', 'pdf-compress', 'pdf-split']);
     expect(ok.ok && ok.value.map((t) => t.id)).toEqual(['pdf-merge', 'pdf-compress', 'pdf-split']);
     expect(checkWorkflow(['jpg-to-pdf', 'rotate-pdf']).ok).toBe(true);
+    expect(checkWorkflow(['pdf-ocr', 'pdf-to-word']).ok).toBe(true);
   });
 
   it('names the first step that does not fit', () => {

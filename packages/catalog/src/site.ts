@@ -3,7 +3,7 @@ import type { ToolId } from './tools.ts';
 
 /** The header's tool menus. The watermark tool appears under its canonical id. */
 export const headerMenus = [
-  { group: 'Convert', tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf'] },
+  { group: 'Convert', tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr'] },
   { group: 'Extract', tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'] },
   {
     group: 'Edit',
@@ -13,7 +13,7 @@ export const headerMenus = [
 
 /** Footer link columns: tools by id, other links by route. */
 export const footerColumns = {
-  tools: ['jpg-to-pdf', 'pdf-merge', 'pdf-compress', 'pdf-to-word', 'html-to-pdf'],
+  tools: ['jpg-to-pdf', 'pdf-merge', 'pdf-compress', 'pdf-to-word', 'html-to-pdf', 'pdf-ocr'],
   company: [
     { label: 'Blog', path: '/blog' },
     { label: 'FAQ', path: '/faq' },
@@ -43,6 +43,7 @@ export const searchTools = [
   'pdf-split',
   'pdf-compress',
   'pdf-unlock',
+  'pdf-ocr',
 ] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these. */
