@@ -3,3 +3,4 @@ export * from './office-detect.ts';
 export * from './sniff.ts';
 export * from './upload-kind.ts';
 export * from './zip-entries.ts';
+export * from './zip-open.ts';

@@ -1,26 +1,25 @@
 import type { FileKind } from '@quire/catalog';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
+import { openZip } from './zip-open.ts';
 
 /** Central-directory entries read before giving up: a zip with more is not a page and its assets. */
 const maxEntries = 10_000;
 
 /** The names of a zip's entries, from its central directory (nothing is unpacked). */
-export function listZip(path: string): Promise<string[]> {
+export async function listZip(path: string): Promise<string[]> {
+  const zip = await openZip(path);
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error('unreadable zip'));
-      const names: string[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        if (names.length > maxEntries) {
-          zip.close();
-          resolve(names);
-        } else zip.readEntry();
-      });
-      zip.on('end', () => resolve(names));
-      zip.on('error', reject);
-      zip.readEntry();
+    const names: string[] = [];
+    zip.on('entry', (entry: yauzl.Entry) => {
+      names.push(entry.fileName);
+      if (names.length > maxEntries) {
+        zip.close();
+        resolve(names);
+      } else zip.readEntry();
     });
+    zip.on('end', () => resolve(names));
+    zip.on('error', reject);
+    zip.readEntry();
   });
 }
 
