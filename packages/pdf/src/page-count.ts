@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { exec, timeLeft, ToolError, type Job } from '@quire/base';
 import { qpdf } from './qpdf.ts';
 
@@ -23,9 +24,26 @@ export async function believedPages(claimed: number, path: string, job: Job): Pr
  * The one page count: `qpdf --show-npages`, the pages the PDF claims and those believed (see
  * believedPages; they differ in a lying file). Throws as qpdf does on a damaged file or a bad password.
  */
-async function countPages(path: string, job: Job): Promise<{ claimed: number; pages: number }> {
+async function countPagesNow(path: string, job: Job): Promise<{ claimed: number; pages: number }> {
   const claimed = Number((await qpdf(['--show-npages', path], job)).trim());
   return { claimed, pages: await believedPages(claimed, path, job) };
+}
+
+/** Each job's counts, by file as it is: a tool and the check of its result count an input once. */
+const jobCounts = new WeakMap<AbortSignal, Map<string, Promise<{ claimed: number; pages: number }>>>();
+
+/** countPagesNow, once per job while the file stays as it was (same inode, size and times); a failure is not kept. */
+async function countPages(path: string, job: Job): Promise<{ claimed: number; pages: number }> {
+  const s = await stat(path, { bigint: true });
+  const key = `${path} ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  let counts = jobCounts.get(job.signal);
+  if (!counts) jobCounts.set(job.signal, (counts = new Map()));
+  const known = counts.get(key);
+  if (known) return known;
+  const counting = countPagesNow(path, job);
+  counts.set(key, counting);
+  counting.catch(() => counts.delete(key));
+  return counting;
 }
 
 /** The pages a PDF claims and those believed; `damaged_input` when it has none to work on. */

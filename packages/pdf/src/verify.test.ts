@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { findTool } from '@quire/catalog';
 import { createLogger, createMetrics, exec, ToolError } from '@quire/base';
+import { pageCount } from './page-count.ts';
 import { pageIsBlank, renderedPageBytes, runWorthBytes, spanOf, VerifyCache } from './page-reads.ts';
 import {
   missingItems,
@@ -393,6 +394,16 @@ describe('what verification reads again', () => {
     execFileSync('qpdf', ['--object-streams=generate', four, out]); // the same pages, other bytes
     const checked = await runsOf(() => check('rotate-pdf', [four], out, {}, j));
     expect(checked.sort()).toEqual([`pdftoppm ${out}`, `pdftotext ${out}`, `qpdf ${out}`]);
+  });
+
+  it("counts a file's pages once a job: the tool's count serves its check", async () => {
+    const j = job();
+    expect(await pageCount(four, j)).toBe(4);
+    const tool = findTool('rotate-pdf')!;
+    const read = await runsOf(() =>
+      readInputsAhead({ tool, inputs: [{ path: four, kind: 'pdf' }], options: {}, job: j }),
+    );
+    expect(read).toEqual([`pdftotext ${four}`]);
   });
 
   it('ends only once every read it started has ended, when the result fails too', async () => {
