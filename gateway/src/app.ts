@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { ToolError, createLogger, requestIdMiddleware, type Logger } from '@quire/base';
-import { errorHandler, uploadMiddleware, workdirMiddleware } from '@quire/http';
+import { errorHandler, workdirMiddleware } from '@quire/http';
 import { accountRoutes } from './account.ts';
 import { authMiddleware } from './auth.ts';
 import { apiDocsHtml, catalogJson, openApi } from './catalog-api.ts';
@@ -62,8 +62,7 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
     bodyLimit,
     resolveChain,
     workdirMiddleware('gateway'),
-    uploadMiddleware(),
-    runChain({ db, store, client: client_, metrics, log }),
+    runChain({ db, store, client: client_, metrics, log, uploadLimitBytes: config.uploadLimitBytes }),
   ];
   app.post('/api.php', ...run);
   app.post('/api/v1/tools/:toolId', ...run);

@@ -11,9 +11,9 @@ import type { StepOutput, StepRequest } from './service-client.ts';
 /**
  * The adapter for an official Gotenberg 8 behind OFFICE_URL: an office tool's step sent to Gotenberg's
  * LibreOffice route instead of the contract's `/tools/:id`. Plain fetch, so that the call is cancelled
- * with the job and the PDF streams to disk. Gotenberg answers in HTTP statuses and plain-text
- * messages, and says nothing of the result; this turns its errors into the contract's codes and
- * counts the pages it made.
+ * with the job and the PDF streams to disk, where it is checked before the step's sink takes it.
+ * Gotenberg answers in HTTP statuses and plain-text messages, and says nothing of the result; this
+ * turns its errors into the contract's codes and counts the pages it made.
  */
 export async function convertWithGotenberg(base: string, step: StepRequest, path: string): Promise<StepOutput> {
   const input = step.inputs[0]!;
@@ -38,11 +38,13 @@ export async function convertWithGotenberg(base: string, step: StepRequest, path
   }
   const pages = await pageCount(path, step.job).catch(() => undefined);
   const { size } = await stat(path);
+  const name = resultName(input.name, 'pdf');
   return {
-    path,
+    saved: await step.sink(path, name),
     kind: 'pdf',
-    name: resultName(input.name, 'pdf'),
+    name,
     properties: { bytes: size, ...(pages ? { pages } : {}) },
+    timing: {},
   };
 }
 

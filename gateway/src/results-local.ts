@@ -1,6 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { isResultName, newResultName, readableNameOf, type ResultStore, type StoredResult } from './results.ts';
 
 /** Results as files in one directory, expired by their modification time. */
@@ -14,12 +16,22 @@ export class LocalResultStore implements ResultStore {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
   }
 
-  async save(from: string, readableName: string): Promise<string> {
-    const name = newResultName(readableName);
-    // Made again when it went away under a running gateway (a cleanup of the data directory).
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await copyFile(from, join(this.dir, name));
-    return name;
+  async saveStream(from: Readable, readableName: string): Promise<string> {
+    let partial: string | undefined;
+    try {
+      const name = newResultName(readableName);
+      // Made again when it went away under a running gateway (a cleanup of the data directory).
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      // Written under a name that is never a result's, then renamed: a result is found whole or not at all.
+      partial = join(this.dir, `.partial-${name}`);
+      await pipeline(from, createWriteStream(partial, { flags: 'wx' }));
+      await rename(partial, join(this.dir, name));
+      return name;
+    } catch (err) {
+      from.destroy();
+      if (partial) await rm(partial, { force: true });
+      throw err;
+    }
   }
 
   async find(name: string): Promise<StoredResult | undefined> {
@@ -40,8 +52,9 @@ export class LocalResultStore implements ResultStore {
       const path = join(this.dir, name);
       const s = await stat(path).catch(() => undefined);
       if (!s) continue;
+      // A partial one that old was left by a gateway that stopped while writing it.
       if (Date.now() - s.mtimeMs > this.ttlMs) await rm(path, { force: true });
-      else left++;
+      else if (isResultName(name)) left++;
     }
     return left;
   }

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { ToolError, type Logger } from '@quire/base';
@@ -54,26 +53,34 @@ export class RedisResultStore implements ResultStore {
     }
   }
 
-  async save(from: string, readableName: string): Promise<string> {
-    const name = newResultName(readableName);
-    const partial = partialKey(name);
-    await this.call(() => this.redis.set(partial, '', 'PX', partialTtlMs));
-    for await (const chunk of createReadStream(from, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
-      await this.call(() => this.redis.append(partial, chunk));
+  async saveStream(from: Readable, readableName: string): Promise<string> {
+    let partial: string | undefined;
+    try {
+      const name = newResultName(readableName);
+      partial = partialKey(name);
+      const key = partial;
+      await this.call(() => this.redis.set(key, '', 'PX', partialTtlMs));
+      // Each piece is written as it is whole; the stream waits meanwhile, so a piece is all that is held.
+      for await (const piece of pieces(from, chunkBytes)) await this.call(() => this.redis.append(key, piece));
+      const expiresAt = Date.now() + this.ttlMs;
+      // In one step: the result appears whole under its name, with its lifetime, and in the index.
+      await this.call(async () =>
+        replies(
+          await this.redis
+            .multi()
+            .rename(key, resultKey(name))
+            .pexpireat(resultKey(name), expiresAt)
+            .zadd(indexKey, expiresAt, name)
+            .exec(),
+        ),
+      );
+      return name;
+    } catch (err) {
+      from.destroy();
+      // Its own expiry removes it when Redis cannot be told now.
+      if (partial) await this.redis.del(partial).catch(() => {});
+      throw err;
     }
-    const expiresAt = Date.now() + this.ttlMs;
-    // In one step: the result appears whole under its name, with its lifetime, and in the index.
-    await this.call(async () =>
-      replies(
-        await this.redis
-          .multi()
-          .rename(partial, resultKey(name))
-          .pexpireat(resultKey(name), expiresAt)
-          .zadd(indexKey, expiresAt, name)
-          .exec(),
-      ),
-    );
-    return name;
   }
 
   async find(name: string): Promise<StoredResult | undefined> {
@@ -115,6 +122,22 @@ export class RedisResultStore implements ResultStore {
       throw new ToolError('not_available', unavailable, { cause: err });
     }
   }
+}
+
+/** A stream's bytes in pieces of at least `size` bytes (the last one aside), as they arrive. */
+async function* pieces(from: Readable, size: number): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of from as AsyncIterable<Buffer>) {
+    held.push(chunk);
+    length += chunk.length;
+    if (length >= size) {
+      yield Buffer.concat(held, length);
+      held = [];
+      length = 0;
+    }
+  }
+  if (length > 0) yield Buffer.concat(held, length);
 }
 
 /** A transaction's replies; it fails as a whole when one of its commands failed. */

@@ -37,8 +37,11 @@ export interface StoredResult {
 export interface ResultStore {
   readonly ttlMs: number;
   init(): Promise<void>;
-  /** Copies a finished file in; the returned name is what the client downloads by. */
-  save(from: string, readableName: string): Promise<string>;
+  /**
+   * Takes a result as it is read, under a new name, returned once the result is whole: the name the
+   * client downloads by. Nothing is left of a result whose stream fails, and it is never found half.
+   */
+  saveStream(from: Readable, readableName: string): Promise<string>;
   find(name: string): Promise<StoredResult | undefined>;
   /** Deletes what has expired; returns how many results remain. */
   sweep(): Promise<number>;

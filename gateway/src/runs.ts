@@ -1,12 +1,22 @@
+import { createReadStream } from 'node:fs';
 import type { NextFunction, Request, Response } from 'express';
-import { checkWorkflow, findTool, takesPassword, takesUrl, type Tool } from '@quire/catalog';
+import {
+  checkFileCount,
+  checkWorkflow,
+  findTool,
+  parseOptions,
+  takesPassword,
+  takesUrl,
+  type Tool,
+} from '@quire/catalog';
 import { ToolError, safeName, toToolError, trackRequest, type Job, type Logger } from '@quire/base';
-import { checkPublicUrl, checkToolRequest, runJob } from '@quire/http';
+import { checkPublicUrl, checkToolRequest, runJob, unsupportedType, uploadMiddleware } from '@quire/http';
 import { userOf } from './auth.ts';
 import { countUse, recordRun, type Db } from './db.ts';
 import type { GatewayMetrics } from './metrics.ts';
+import { relayForm, type RelayedForm } from './relay.ts';
 import type { ResultStore } from './results.ts';
-import type { ServiceClient, StepInput, StepOutput } from './service-client.ts';
+import { toWorkFolder, type ServiceClient, type Sink, type StepInput, type StepOutput } from './service-client.ts';
 
 export interface RunDeps {
   db: Db;
@@ -14,6 +24,8 @@ export interface RunDeps {
   client: ServiceClient;
   metrics: GatewayMetrics;
   log: Logger;
+  /** The bound of each uploaded file (UPLOAD_LIMIT_MB), in bytes. */
+  uploadLimitBytes: number;
 }
 
 /** Resolves the chain a request asks for before anything is uploaded: one tool, or a checked workflow. */
@@ -36,10 +48,16 @@ export function resolveChain(req: Request, res: Response, next: NextFunction): v
 }
 
 /** The fields a step passes on to its service: the tool's own options, the password and the URL. */
-function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<string, string> {
+function allowedFields(tool: Tool): Set<string> {
   const allowed = new Set(Object.keys((tool.options as { shape?: object }).shape ?? {}));
   if (takesPassword(tool)) allowed.add('password');
   if (takesUrl(tool)) allowed.add('url');
+  return allowed;
+}
+
+/** Of a parsed form's fields, those a step passes on: the first value of each, when not empty. */
+function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<string, string> {
+  const allowed = allowedFields(tool);
   const fields: Record<string, string> = {};
   for (const [k, v] of Object.entries(body)) {
     const value = Array.isArray(v) ? v[0] : v;
@@ -48,7 +66,18 @@ function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<stri
   return fields;
 }
 
-/** Runs a tool or a chain of tools on the upload and answers with the stored result's name. */
+/** The upload read into the work folder by multer, for the calls that are not passed on as they arrive. */
+function upload(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) =>
+    uploadMiddleware()(req, res, (err?: unknown) => (err ? reject(err) : resolve())),
+  );
+}
+
+/**
+ * Runs a tool or a chain of tools on the upload and answers with the stored result's name. A file tool's
+ * upload is passed on to the first step's service as it arrives, which checks it as the contract says
+ * (files, kinds, options); the last step's answer goes straight into the results store.
+ */
 export function runChain(deps: RunDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const chain = res.locals.chain as Tool[];
@@ -56,21 +85,31 @@ export function runChain(deps: RunDeps) {
     const label = chain.length > 1 ? 'workflow' : first.id;
     // One count per public request, under its tool or `workflow`; the services count each step.
     const finish = trackRequest(deps, label, res.locals.requestId as string);
+    let form: RelayedForm | undefined;
     try {
-      const request = await checkToolRequest(first, req);
-      if (request.url) await checkPublicUrl(request.url);
-      const steps: Steps = {
-        chain,
-        inputs: request.inputs.map(({ path, name, kind }) => ({ path, name, kind })),
-        fields: forwardedFields(first, req.body ?? {}),
-        requestId: res.locals.requestId as string,
-      };
+      const steps: Steps = { chain, inputs: [], fields: {}, requestId: res.locals.requestId as string };
+      if (!takesUrl(first) && (await deps.client.relays(first))) {
+        steps.form = form = relayForm(req, allowedFields(first), deps.uploadLimitBytes);
+      } else {
+        // A web address (no file, and checked here against private targets), or an official Gotenberg,
+        // which takes a document by the kind the gateway judges: the request is read and checked here.
+        await upload(req, res);
+        const request = await checkToolRequest(first, req);
+        if (request.url) await checkPublicUrl(request.url);
+        steps.inputs = request.inputs.map(({ path, name, kind }) => ({ path, name, kind }));
+        steps.fields = forwardedFields(first, req.body ?? {});
+      }
       // No queue here (each service keeps its own); each step may take a whole call's time.
       const limits = { timeoutMs: deps.client.timeoutMs * chain.length };
+      const timing: Record<string, number> = {};
+      const store = toStore(deps.store, timing);
+      const began = performance.now();
       const output = await runJob(res, res.locals.workdir as string, limits, (job) =>
-        runSteps(deps.client, steps, job),
+        runSteps(deps.client, steps, job, store),
       );
-      const download = await deps.store.save(output.path, safeName(output.name));
+      // `steps` holds the whole job, upload and storing included; `store` the last answer's way into the store.
+      res.setHeader('Server-Timing', serverTiming({ ...output.timing, steps: performance.now() - began, ...timing }));
+      const download = output.saved;
       deps.metrics.resultsSaved.inc();
       // Counted once the result is kept: a run whose result could not be stored was no use to anyone.
       for (const tool of chain) await countUse(deps.db, tool.id);
@@ -88,6 +127,8 @@ export function runChain(deps: RunDeps) {
       finish('ok');
     } catch (err) {
       finish(toToolError(err).code);
+      // As multer does, the rest of a refused upload is read first, so that the client hears the answer.
+      await form?.stop();
       next(err);
     }
   };
@@ -95,26 +136,78 @@ export function runChain(deps: RunDeps) {
 
 interface Steps {
   chain: Tool[];
+  /** The first step's upload, passed on as it arrives; else its files in the work folder. */
+  form?: RelayedForm;
   inputs: StepInput[];
-  /** The first step's fields; later steps take their defaults. */
+  /** The first step's fields, when read here; later steps take their defaults. */
   fields: Record<string, string>;
   requestId: string;
 }
 
+/** The last step's sink: its answer into the results store, as it arrives; `timing.store` says how long that took. */
+function toStore(store: ResultStore, timing: Record<string, number>): Sink {
+  return async (from, readableName) => {
+    const began = performance.now();
+    try {
+      return await store.saveStream(typeof from === 'string' ? createReadStream(from) : from, safeName(readableName));
+    } finally {
+      timing.store = performance.now() - began;
+    }
+  };
+}
+
+/** Durations in ms as a Server-Timing header. */
+function serverTiming(timing: Record<string, number>): string {
+  return Object.entries(timing)
+    .map(([name, ms]) => `${name};dur=${ms.toFixed(1)}`)
+    .join(', ');
+}
+
+/**
+ * Whether a first step's error is the service's check of the upload (the one a tool call gets, as
+ * `checkToolRequest` makes it from the files and fields passed on), rather than its tool's: in a
+ * workflow, the former is the client's request, answered as for a tool call, never as a step's.
+ */
+function isUploadCheck(tool: Tool, form: RelayedForm, e: ToolError): boolean {
+  const same = (other: { code: string; message: string }) => e.code === other.code && e.message === other.message;
+  const count = checkFileCount(tool, form.files.length);
+  if (count) return same(count);
+  const options = parseOptions(tool, form.fields);
+  if (!options.ok && same(options)) return true;
+  return form.files.some((name) => same(unsupportedType(tool, name)));
+}
+
 /** Each step on the one before's result; in a workflow, an error names the step at fault. */
-async function runSteps(client: ServiceClient, steps: Steps, job: Job): Promise<StepOutput> {
+async function runSteps(client: ServiceClient, steps: Steps, job: Job, store: Sink): Promise<StepOutput> {
+  const { form } = steps;
+  // The job's end (time up, client gone) ends the upload too.
+  job.signal.addEventListener('abort', () => form?.cancel(job.signal.reason), { once: true });
   let inputs = steps.inputs;
   let output: StepOutput | undefined;
+  // A workflow's timing is its steps' summed: how long its tools and their checks took in all.
+  const timing: Record<string, number> = {};
   for (const [i, tool] of steps.chain.entries()) {
+    const sink = i === steps.chain.length - 1 ? store : toWorkFolder(job.workdir);
+    const call = { tool, requestId: steps.requestId, job, sink };
     try {
-      const fields = i === 0 ? steps.fields : {};
-      output = await client.run({ tool, inputs, fields, requestId: steps.requestId, job });
+      if (i === 0 && form) {
+        if (!(await form.started)) {
+          // No file at all: nothing to pass on, and the answer is the contract's own.
+          const invalid = checkFileCount(tool, 0);
+          if (invalid) throw new ToolError(invalid.code, invalid.message);
+        }
+        output = await client.relay({ ...call, form });
+      } else {
+        output = await client.run({ ...call, inputs, fields: i === 0 ? steps.fields : {} });
+      }
     } catch (err) {
       const e = toToolError(err);
       if (steps.chain.length === 1) throw e;
+      if (i === 0 && form && (err === form.failed || isUploadCheck(tool, form, e))) throw e;
       throw new ToolError(e.code, `Step ${i + 1} (${tool.name}): ${e.message}`, { cause: e.cause, headers: e.headers });
     }
-    inputs = [{ path: output.path, name: output.name, kind: output.kind }];
+    for (const [name, ms] of Object.entries(output.timing)) timing[name] = (timing[name] ?? 0) + ms;
+    inputs = [{ path: output.saved, name: output.name, kind: output.kind }];
   }
-  return output!;
+  return { ...output!, timing };
 }

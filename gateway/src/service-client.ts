@@ -1,11 +1,18 @@
-import { openAsBlob, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { errorCodes, isFileKind, type ErrorCode, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
+import type { FileKind, ServiceName, Tool } from '@quire/catalog';
 import { ToolError, type Job } from '@quire/base';
+import { connect } from './connect.ts';
 import { convertWithGotenberg } from './gotenberg-client.ts';
+import type { RelayedForm } from './relay.ts';
+import { take } from './service-answer.ts';
 
 export interface StepInput {
   path: string;
@@ -14,30 +21,65 @@ export interface StepInput {
   kind: FileKind;
 }
 
+/**
+ * Where a step's answer goes as it arrives: into the work folder for the next step, or into the results
+ * store. It takes the answer's bytes, or a finished file in the work folder, and returns where it put
+ * them (a path, or the stored result's name).
+ */
+export type Sink = (from: Readable | string, readableName: string) => Promise<string>;
+
 export interface StepOutput {
-  path: string;
+  /** What the step's sink returned: the result's path in the work folder, or its name in the store. */
+  saved: string;
   kind: FileKind;
   name: string;
   properties: Record<string, unknown>;
+  /** The service's own account of its time (its Server-Timing: the tool's and its check's), in ms. */
+  timing: Record<string, number>;
 }
 
-export interface StepRequest {
+interface Call {
   tool: Tool;
+  requestId: string;
+  /** The request's job: the call ends when its signal aborts. */
+  job: Job;
+  sink: Sink;
+}
+
+/** A step on files in the work folder. */
+export interface StepRequest extends Call {
   inputs: StepInput[];
   /** Form fields to pass on as given: options, password, url. */
   fields: Record<string, string>;
-  requestId: string;
-  /** The request's job: results are written in its work folder, and the call ends when its signal aborts. */
-  job: Job;
 }
 
-let outputs = 0;
+/** A first step on the client's upload, passed on as it arrives. */
+export interface RelayRequest extends Call {
+  form: RelayedForm;
+}
+
+let files = 0;
+
+/** A fresh path in the work folder, never one the client named. */
+export function workFile(workdir: string): string {
+  return join(workdir, `out-${++files}`);
+}
+
+/** A sink that keeps a step's result in the work folder, for the next step. */
+export function toWorkFolder(workdir: string): Sink {
+  return async (from) => {
+    if (typeof from === 'string') return from;
+    const path = workFile(workdir);
+    await pipeline(from, createWriteStream(path));
+    return path;
+  };
+}
 
 /**
- * Calls the service that owns a tool over HTTP, by the contract's `/tools/:id`, and keeps its result
- * in the work folder. A service may run as several instances: calls start at each in turn, and move
- * on to the next one only when the connection is refused, since such a request never reached a
- * service. An office instance that is an official Gotenberg is called through its own route.
+ * Calls the service that owns a tool over HTTP, by the contract's `/tools/:id`, and hands its answer to
+ * the step's sink. A service may run as several instances: calls start at each in turn, and move on to
+ * the next one only when the connection is refused, since such a request never reached a service. An
+ * office instance that is an official Gotenberg is called through its own route.
  */
 export class ServiceClient {
   /** Where each service's next call starts. */
@@ -59,10 +101,21 @@ export class ServiceClient {
     return [...urls.slice(start), ...urls.slice(0, start)];
   }
 
+  /**
+   * Whether a tool's upload may be passed on as it arrives. Not to an official Gotenberg, which takes a
+   * document by its kind's extension, so the gateway must read and judge it first; asked of the
+   * instance whose turn it is.
+   */
+  async relays(tool: Tool): Promise<boolean> {
+    const urls = this.urls[tool.service] ?? [];
+    if (tool.service !== 'office' || urls.length === 0) return true;
+    const next = urls[(this.turn.get(tool.service) ?? 0) % urls.length]!;
+    return !(await this.isGotenberg(next));
+  }
+
   async run(step: StepRequest): Promise<StepOutput> {
     const bases = this.instances(step.tool.service);
-    if (bases.length === 0)
-      throw new ToolError('not_available', `The ${step.tool.name} tool is not available on this server yet.`);
+    if (bases.length === 0) throw notDeployed(step.tool);
     for (let i = 0; ; i++) {
       try {
         return await this.runOn(bases[i]!, step);
@@ -74,9 +127,8 @@ export class ServiceClient {
   }
 
   private async runOn(base: string, step: StepRequest): Promise<StepOutput> {
-    const path = join(step.job.workdir, `out-${++outputs}`);
     if (step.tool.service === 'office' && (await this.isGotenberg(base, step.job.signal))) {
-      return convertWithGotenberg(base, step, path);
+      return convertWithGotenberg(base, step, workFile(step.job.workdir));
     }
     const form = new FormData();
     for (const input of step.inputs) form.append('file', await openAsBlob(input.path), input.name);
@@ -87,17 +139,31 @@ export class ServiceClient {
       headers: { 'X-Request-Id': step.requestId },
       signal: step.job.signal,
     });
-    if (!res.ok) throw await errorFrom(res, step.tool.service);
-    const kind = res.headers.get('x-quire-output-kind') ?? '';
-    if (!isFileKind(kind) || !res.body)
-      throw new ToolError('internal', undefined, { cause: new Error(`bad answer from ${step.tool.service}`) });
-    await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(path));
-    return {
-      path,
-      kind,
-      name: decodeURIComponent(res.headers.get('x-quire-output-name') ?? `result.${kind}`),
-      properties: parseJson(res.headers.get('x-quire-properties')),
-    };
+    const body = res.body ? Readable.fromWeb(res.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+    return take({ status: res.status, header: (name) => res.headers.get(name) ?? undefined, body }, step);
+  }
+
+  /**
+   * Passes the client's upload on to the service as it arrives. The connection is made before any of
+   * the body is read, so that an instance that refuses it leaves the body whole for the next one.
+   */
+  async relay(step: RelayRequest): Promise<StepOutput> {
+    const bases = this.instances(step.tool.service);
+    if (bases.length === 0) throw notDeployed(step.tool);
+    for (let i = 0; ; i++) {
+      let socket;
+      try {
+        socket = await connect(bases[i]!, step.job.signal);
+      } catch (err) {
+        if (refused(err) && i + 1 < bases.length) continue;
+        throw failure(err, step.job.signal);
+      }
+      try {
+        return await relayOn(bases[i]!, socket, step);
+      } catch (err) {
+        throw failure(err, step.job.signal);
+      }
+    }
   }
 
   /**
@@ -105,11 +171,12 @@ export class ServiceClient {
    * answers Gotenberg's `/version` with `-quire` in it. Asked once per instance; one that does not
    * answer is taken for ours until it does (the call that follows fails as any call to it would).
    */
-  private async isGotenberg(base: string, signal: AbortSignal): Promise<boolean> {
+  private async isGotenberg(base: string, signal?: AbortSignal): Promise<boolean> {
     const known = this.gotenberg.get(base);
     if (known !== undefined) return known;
     try {
-      const res = await fetch(`${base}/version`, { signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]) });
+      const limit = AbortSignal.timeout(5000);
+      const res = await fetch(`${base}/version`, { signal: signal ? AbortSignal.any([signal, limit]) : limit });
       if (!res.ok) return false;
       const official = !(await res.text()).includes('-quire');
       this.gotenberg.set(base, official);
@@ -138,17 +205,69 @@ export class ServiceClient {
   }
 }
 
+/** The upload sent on over a connection already made, and the service's answer taken. */
+async function relayOn(base: string, socket: Socket, step: RelayRequest): Promise<StepOutput> {
+  const url = `${base}/tools/${step.tool.id}`;
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  const req = request(url, {
+    method: 'POST',
+    createConnection: () => socket,
+    headers: { 'Content-Type': step.form.contentType, 'X-Request-Id': step.requestId },
+    signal: step.job.signal,
+  });
+  // Its failures are read from the send and the answer below; this keeps a late one from going unheard.
+  req.on('error', () => {});
+  const answered = once(req, 'response') as Promise<[IncomingMessage]>;
+  const [sent, answer] = await Promise.allSettled([pipeline(step.form.body, req), answered]);
+  // The client's side first: an upload that broke a bound is answered as before any service was called.
+  if (step.form.failed) {
+    if (answer.status === 'fulfilled') answer.value[0].destroy();
+    throw step.form.failed;
+  }
+  if (answer.status === 'rejected') throw sent.status === 'rejected' ? sent.reason : answer.reason;
+  const [res] = answer.value;
+  // A service answers a tool call once it has read the whole upload; only an error may come sooner.
+  if (sent.status === 'rejected' && res.statusCode === 200) {
+    res.destroy();
+    throw sent.reason;
+  }
+  const header = (name: string) => {
+    const value = res.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  return take({ status: res.statusCode ?? 0, header, body: res }, step);
+}
+
+function notDeployed(tool: Tool): ToolError {
+  return new ToolError('not_available', `The ${tool.name} tool is not available on this server yet.`);
+}
+
+/** What a connection that broke or could not be made says, fetch's (a TypeError) aside. */
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
 /**
  * A failed call as the contract's error: the job's own reason when it was stopped (time up, client
  * gone), not_available when the service could not be reached or cut the answer off.
  */
 function failure(err: unknown, signal: AbortSignal): ToolError {
-  if (err instanceof ToolError) return err;
   if (signal.aborted) {
     return signal.reason instanceof ToolError ? signal.reason : new ToolError('timeout', undefined, { cause: err });
   }
+  if (err instanceof ToolError) return err;
   // fetch says a connection refused, reset or not resolved with a TypeError.
-  if (err instanceof TypeError) return new ToolError('not_available', undefined, { cause: err });
+  if (err instanceof TypeError || connectionCodes.has((err as { code?: string })?.code ?? '')) {
+    return new ToolError('not_available', undefined, { cause: err });
+  }
   return new ToolError('internal', undefined, { cause: err });
 }
 
@@ -158,28 +277,4 @@ function refused(err: unknown): boolean {
     if ((e as { code?: unknown }).code === 'ECONNREFUSED') return true;
   }
   return false;
-}
-
-/** A service's contract error passed on as it is; anything else from it is not the client's concern. */
-async function errorFrom(res: Response, service: string): Promise<ToolError> {
-  const body = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-  const code = body?.error?.code;
-  const headers: Record<string, string> = {};
-  const retryAfter = res.headers.get('retry-after');
-  if (retryAfter) headers['Retry-After'] = retryAfter;
-  if (code && Object.hasOwn(errorCodes, code) && typeof body?.error?.message === 'string') {
-    return new ToolError(code as ErrorCode, body.error.message, { headers });
-  }
-  return new ToolError(res.status === 503 ? 'not_available' : 'internal', undefined, {
-    cause: new Error(`${service} answered ${res.status}`),
-  });
-}
-
-function parseJson(text: string | null): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text ?? '{}');
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

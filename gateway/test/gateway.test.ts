@@ -1,11 +1,13 @@
+import { createReadStream } from 'node:fs';
 import { writeFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '@quire/catalog';
 import { countUse, usageStats } from '../src/db.ts';
 import { readConfig } from '../src/config.ts';
 import { corpus, makeGateway } from './helpers.ts';
+import { startService, type ServiceProcess } from './services.ts';
 
 const pdf = join(corpus, 'pdf/qpdf-11-pages.pdf');
 
@@ -25,31 +27,6 @@ describe('tool calls answered before any service is reached', () => {
     const res = await request(app).post('/api.php?tool=pdf-compress').field('level', 'low');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: { code: 'missing_file', message: 'Please choose a file.' } });
-  });
-
-  it('counts files against the tool', async () => {
-    const { app } = await makeGateway();
-    const few = await request(app).post('/api.php?tool=pdf-merge').attach('file', pdf);
-    expect(few.body.error.code).toBe('too_few_files');
-    const many = await request(app).post('/api.php?tool=pdf-compress').attach('file', pdf).attach('file', pdf);
-    expect(many.body.error.code).toBe('too_many_files');
-  });
-
-  it('judges files by content, not by name', async () => {
-    const { app } = await makeGateway();
-    const res = await request(app)
-      .post('/api.php?tool=pdf-compress')
-      .attach('file', join(corpus, 'pdf-broken/renamed-png-as.pdf'));
-    expect(res.status).toBe(415);
-    expect(res.body.error.code).toBe('unsupported_type');
-  });
-
-  it('names the option at fault and its allowed values', async () => {
-    const { app } = await makeGateway();
-    const res = await request(app).post('/api.php?tool=rotate-pdf').attach('file', pdf).field('angle', '45');
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('invalid_option');
-    expect(res.body.error.message).toMatch(/angle.*90, 180, 270/);
   });
 
   it('checks web addresses: form, scheme, private targets, unknown names', async () => {
@@ -88,20 +65,13 @@ describe('tool calls answered before any service is reached', () => {
     expect(res.body.error.code).toBe('not_available');
   });
 
-  it('refuses an oversize body with file_too_large', async () => {
-    const before = process.env.UPLOAD_LIMIT_MB;
-    process.env.UPLOAD_LIMIT_MB = '1';
-    try {
-      const { app } = await makeGateway();
-      const res = await request(app)
-        .post('/api.php?tool=pdf-compress')
-        .attach('file', Buffer.alloc(2 * 1024 * 1024, 0x20), 'big.pdf');
-      expect(res.status).toBe(413);
-      expect(res.body.error.code).toBe('file_too_large');
-    } finally {
-      if (before === undefined) delete process.env.UPLOAD_LIMIT_MB;
-      else process.env.UPLOAD_LIMIT_MB = before;
-    }
+  it('refuses a body declared over the limit with file_too_large', async () => {
+    const { app } = await makeGateway({ UPLOAD_LIMIT_MB: '1' });
+    const res = await request(app)
+      .post('/api.php?tool=pdf-compress')
+      .attach('file', Buffer.alloc(2 * 1024 * 1024, 0x20), 'big.pdf');
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('file_too_large');
   });
 
   it('limits the rate per client with Retry-After', async () => {
@@ -123,6 +93,64 @@ describe('tool calls answered before any service is reached', () => {
     expect(given.headers['x-request-id']).toBe('abc-123');
     const made = await request(app).get('/track_usage.php').set('X-Request-Id', '<script>');
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("the upload's check, made by the service it is passed on to, answered as the contract says", () => {
+  let service: ServiceProcess;
+  beforeAll(async () => {
+    service = await startService('pdf-editor');
+  });
+  afterAll(() => service?.stop());
+  const gateway = () => makeGateway({ PDF_EDITOR_URL: service.url });
+
+  it('counts files against the tool', async () => {
+    const { app } = await gateway();
+    const few = await request(app).post('/api.php?tool=pdf-merge').attach('file', pdf);
+    expect(few.body.error.code).toBe('too_few_files');
+    const many = await request(app).post('/api.php?tool=pdf-compress').attach('file', pdf).attach('file', pdf);
+    expect(many.body.error.code).toBe('too_many_files');
+  });
+
+  it('judges files by content, not by name', async () => {
+    const { app } = await gateway();
+    const res = await request(app)
+      .post('/api.php?tool=pdf-compress')
+      .attach('file', join(corpus, 'pdf-broken/renamed-png-as.pdf'));
+    expect(res.status).toBe(415);
+    expect(res.body.error.code).toBe('unsupported_type');
+  });
+
+  it('names the option at fault and its allowed values', async () => {
+    const { app } = await gateway();
+    const res = await request(app).post('/api.php?tool=rotate-pdf').attach('file', pdf).field('angle', '45');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_option');
+    expect(res.body.error.message).toMatch(/angle.*90, 180, 270/);
+  });
+
+  it("answers a workflow's upload as a tool call's, and names the step of a later error", async () => {
+    const { app } = await gateway();
+    const chain = '/api/v1/workflows?steps=rotate-pdf,pdf-compress';
+    const option = await request(app).post(chain).attach('file', pdf).field('angle', '45');
+    expect(option.status).toBe(400);
+    expect(option.body.error).toEqual({
+      code: 'invalid_option',
+      message: 'The option "angle" must be one of: 90, 180, 270.',
+    });
+    const type = await request(app).post(chain).attach('file', join(corpus, 'pdf-broken/renamed-png-as.pdf'));
+    expect(type.body.error).toEqual({
+      code: 'unsupported_type',
+      message: '"renamed-png-as.pdf" is not a file this tool can read (it takes PDF).',
+    });
+    const few = await request(app).post('/api/v1/workflows?steps=pdf-merge,pdf-compress').attach('file', pdf);
+    expect(few.body.error).toEqual({ code: 'too_few_files', message: 'This tool needs at least 2 files.' });
+    // The same code from the tool's own run, past the check: a step's error, named as such.
+    const ran = await request(app).post(chain).attach('file', pdf).field('pages', '50');
+    expect(ran.body.error).toEqual({
+      code: 'invalid_option',
+      message: 'Step 1 (Rotate PDF): The option "pages" is not valid: the document has 11 pages.',
+    });
   });
 });
 
@@ -177,7 +205,7 @@ describe('results', () => {
     const { app, store, dataDir } = await makeGateway({ RESULT_TTL_SECONDS: '60' });
     const src = join(dataDir, 'x.pdf');
     await writeFile(src, '%PDF-1.4 test');
-    const name = await store.save(src, 'résumé.pdf');
+    const name = await store.saveStream(createReadStream(src), 'résumé.pdf');
     expect(name).toMatch(/^[0-9a-f]{32}-résumé\.pdf$/);
     const res = await request(app).get(`/uploads/${encodeURIComponent(name)}`);
     expect(res.status).toBe(200);
@@ -197,7 +225,7 @@ describe('results', () => {
     await writeFile(join(dataDir, 'secret.txt'), 'secret');
     const src = join(dataDir, 'y.pdf');
     await writeFile(src, '%PDF-1.4');
-    const name = await store.save(src, 'y.pdf');
+    const name = await store.saveStream(createReadStream(src), 'y.pdf');
     for (const probe of [
       '..%2Fsecret.txt',
       '..%2F..%2Fquire.db',

@@ -1,57 +1,14 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from './firebase-emulator.ts';
+import { startService, type RunningService } from './services.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
-
-export interface RunningService {
-  url: string;
-  stop(): Promise<void>;
-}
+export type { RunningService };
 
 /**
- * Quire's office service as its own process, reached over HTTP as the gateway reaches it in
- * production (the gateway's code, tests included, never imports a service), with one warm
- * LibreOffice listener. Resolves once its health check says LibreOffice is up.
+ * Quire's office service as its own process, with one warm LibreOffice listener. Resolves once its
+ * health check says LibreOffice is up.
  */
-export async function startOfficeService(timeoutMs = 150_000): Promise<RunningService> {
-  const port = await freePort();
-  const work = mkdtempSync(join(tmpdir(), 'quire-gw-office-'));
-  const entry = join(root, 'services/office/src/main.ts');
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', OFFICE_INSTANCES: '1', WORK_DIR: work },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  proc.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    // SIGTERM: the service stops its listeners and removes their profiles before it exits.
-    proc.kill('SIGTERM');
-    const killed = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(killed);
-    rmSync(work, { recursive: true, force: true });
-  };
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the office service exited: ${stderr}`);
-    const up = await fetch(`${url}/health`, { signal: AbortSignal.timeout(3000) }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return { url, stop };
-    if (Date.now() > end) {
-      await stop();
-      throw new Error(`the office service did not come up in time: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
+export function startOfficeService(timeoutMs = 150_000): Promise<RunningService> {
+  return startService('office', { OFFICE_INSTANCES: '1' }, timeoutMs);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { readConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db.ts';
 import { RedisResultStore } from '../src/results-redis.ts';
 import { startRedis, type RedisServer } from './redis.ts';
+import { standIn } from './stand-in.ts';
 
 let redis: RedisServer;
 let dir: string;
@@ -36,8 +38,8 @@ async function store(ttlMs = 60_000): Promise<RedisResultStore> {
 }
 
 /** A gateway in-process whose results are in the test's Redis. */
-async function gateway(s: RedisResultStore) {
-  const config = readConfig({ DATA_DIR: mkdtempSync(join(dir, 'gw-')), REDIS_URL: redis.url });
+async function gateway(s: RedisResultStore, env: Record<string, string> = {}) {
+  const config = readConfig({ DATA_DIR: mkdtempSync(join(dir, 'gw-')), REDIS_URL: redis.url, ...env });
   const db = await openDatabase(config.database);
   open.push({ close: () => db.destroy() });
   return createGatewayApp({ config, db, store: s });
@@ -50,11 +52,11 @@ function inspect(): Redis {
   return client;
 }
 
-let files = 0;
-async function file(bytes: Buffer): Promise<string> {
-  const path = join(dir, `in-${++files}`);
-  await writeFile(path, bytes);
-  return path;
+/** Bytes as a stream, in pieces of 64 KB as a service's answer arrives. */
+function stream(bytes: Buffer): Readable {
+  const pieces = [];
+  for (let at = 0; at < bytes.length; at += 65_536) pieces.push(bytes.subarray(at, at + 65_536));
+  return Readable.from(pieces.length ? pieces : [bytes]);
 }
 
 /** Reads a response's body as bytes. */
@@ -72,7 +74,7 @@ describe('results in Redis', () => {
     const [a, b] = [await store(ttlMs), await store(ttlMs)];
     // Over two pieces and a half, so that writing and reading in pieces is exercised.
     const bytes = randomBytes(2.5 * 1024 * 1024);
-    const name = await a.save(await file(bytes), 'résumé.pdf');
+    const name = await a.saveStream(stream(bytes), 'résumé.pdf');
     expect(name).toMatch(/^[0-9a-f]{32}-résumé\.pdf$/);
 
     const found = await b.find(name);
@@ -98,7 +100,7 @@ describe('results in Redis', () => {
 
   it('keeps an empty result as an empty file', async () => {
     const s = await store();
-    const name = await s.save(await file(Buffer.alloc(0)), 'empty.txt');
+    const name = await s.saveStream(stream(Buffer.alloc(0)), 'empty.txt');
     expect(await s.find(name)).toMatchObject({ readableName: 'empty.txt', size: 0 });
     const res = await request(await gateway(s)).get(`/uploads/${name}`);
     expect(res.status).toBe(200);
@@ -109,8 +111,8 @@ describe('results in Redis', () => {
     await inspect().flushall();
     const kept = await store(60_000);
     const brief = await store(1);
-    const keep = await kept.save(await file(Buffer.from('%PDF-1.4 kept')), 'kept.pdf');
-    const gone = await brief.save(await file(Buffer.from('%PDF-1.4 gone')), 'gone.pdf');
+    const keep = await kept.saveStream(stream(Buffer.from('%PDF-1.4 kept')), 'kept.pdf');
+    const gone = await brief.saveStream(stream(Buffer.from('%PDF-1.4 gone')), 'gone.pdf');
     await new Promise((r) => setTimeout(r, 20));
     expect(await brief.find(gone)).toBeUndefined();
     expect((await request(await gateway(kept)).get(`/uploads/${gone}`)).status).toBe(404);
@@ -122,7 +124,7 @@ describe('results in Redis', () => {
   it('looks up only names that are exactly a result name', async () => {
     const s = await store();
     const r = inspect();
-    const name = await s.save(await file(Buffer.from('%PDF-1.4')), 'y.pdf');
+    const name = await s.saveStream(stream(Buffer.from('%PDF-1.4')), 'y.pdf');
     await r.set('quire:result:secret', 'secret');
     const lookups = async () => /cmdstat_exists:calls=(\d+)/.exec(await r.info('commandstats'))?.[1];
     const before = await lookups();
@@ -142,17 +144,17 @@ describe('results in Redis', () => {
       expect(res.text).not.toContain('secret');
     }
     expect(await lookups()).toBe(before);
-    await expect(s.save(await file(Buffer.from('x')), '../x.pdf')).rejects.toThrow(/unsafe/);
+    await expect(s.saveStream(stream(Buffer.from('x')), '../x.pdf')).rejects.toThrow(/unsafe/);
   });
 
   it('answers 503 not_available while Redis is down, and works again when it is back', async () => {
     const s = await store();
     const app = await gateway(s);
-    const input = await file(Buffer.from('%PDF-1.4 outage'));
-    const before = await s.save(input, 'before.pdf');
+    const input = Buffer.from('%PDF-1.4 outage');
+    const before = await s.saveStream(stream(input), 'before.pdf');
     await redis.stop();
     try {
-      const refused = await s.save(input, 'during.pdf').catch((err: unknown) => err);
+      const refused = await s.saveStream(stream(input), 'during.pdf').catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(ToolError);
       expect((refused as ToolError).code).toBe('not_available');
       await expect(s.find(before)).rejects.toMatchObject({ code: 'not_available' });
@@ -168,7 +170,7 @@ describe('results in Redis', () => {
     let after: string | undefined;
     for (const deadline = Date.now() + 30_000; !after;) {
       try {
-        after = await s.save(input, 'after.pdf');
+        after = await s.saveStream(stream(input), 'after.pdf');
       } catch (err) {
         if (Date.now() > deadline) throw err;
         await new Promise((r) => setTimeout(r, 100));
@@ -177,6 +179,36 @@ describe('results in Redis', () => {
     const res = await request(app).get(`/uploads/${after}`).buffer(true).parse(bytesOf);
     expect((res.body as Buffer).toString()).toBe('%PDF-1.4 outage');
     expect((await request(app).get(`/uploads/${before}`)).status).toBe(404);
+  });
+
+  it("takes a service's answer as it arrives, whole, and nothing of one cut off", async () => {
+    const s = await store();
+    const r = inspect();
+    const answer = randomBytes(2.5 * 1024 * 1024 + 7);
+    const good = await standIn({ answer });
+    const cut = await standIn({ answer, fault: 'cut' });
+    open.push(good, cut);
+    const pdf = new URL('../../../shared/corpus/pdf/qpdf-11-pages.pdf', import.meta.url).pathname;
+
+    const app = await gateway(s, { PDF_EDITOR_URL: good.url });
+    const res = await request(app).post('/api/v1/tools/pdf-compress').attach('file', pdf);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const got = await request(app)
+      .get(`/uploads/${encodeURIComponent(res.body.download)}`)
+      .buffer(true)
+      .parse(bytesOf);
+    expect(Buffer.compare(got.body as Buffer, answer)).toBe(0);
+    expect(await r.pttl(`quire:result:${res.body.download}`)).toBeGreaterThan(0);
+    expect(await r.keys('quire:partial:*')).toEqual([]);
+
+    const results = await r.keys('quire:result:*');
+    const failed = await request(await gateway(s, { PDF_EDITOR_URL: cut.url }))
+      .post('/api/v1/tools/pdf-compress')
+      .attach('file', pdf);
+    expect(failed.status).toBe(503);
+    expect(failed.body.error.code).toBe('not_available');
+    expect(await r.keys('quire:partial:*')).toEqual([]);
+    expect((await r.keys('quire:result:*')).sort()).toEqual(results.sort());
   });
 
   it('refuses to start when Redis does not answer, without the URL in the message', async () => {

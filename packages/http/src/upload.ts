@@ -12,10 +12,14 @@ import {
 import { safeName, ToolError, uploadLimitBytes } from '@quire/base';
 import { uploadKind } from '@quire/detect';
 
-/** Form fields beyond the files; enough for every tool's options, bounded against floods. */
-const maxFields = 50;
-/** More files than any tool takes, so that one too many is reported as such. */
-const maxFiles = 51;
+/** What a tool call's form may hold, wherever it is read (the gateway passes it on under the same bounds). */
+export const formLimits = {
+  /** Form fields beyond the files; enough for every tool's options, bounded against floods. */
+  fields: 50,
+  /** More files than any tool takes, so that one too many is reported as such. */
+  files: 51,
+  fieldSize: 64 * 1024,
+} as const;
 
 /** Multipart into the request's work directory (set by workdirMiddleware), under the one upload limit. */
 export function uploadMiddleware(fieldNames: readonly string[] = ['file']) {
@@ -28,10 +32,10 @@ export function uploadMiddleware(fieldNames: readonly string[] = ['file']) {
     });
     const upload = multer({
       storage,
-      limits: { fileSize: uploadLimitBytes(), files: maxFiles, fields: maxFields, fieldSize: 64 * 1024 },
+      limits: { fileSize: uploadLimitBytes(), ...formLimits },
       // Browsers send UTF-8 file names; without this multer reads them as Latin-1.
       defParamCharset: 'utf8',
-    }).fields(fieldNames.map((name) => ({ name, maxCount: maxFiles })));
+    }).fields(fieldNames.map((name) => ({ name, maxCount: formLimits.files })));
     upload(req, res, next);
   };
 }
@@ -66,6 +70,12 @@ function field(req: Request, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The check's answer to a file of a kind the tool does not read, named as the client named it (cleaned). */
+export function unsupportedType(tool: Tool, name: string): ToolError {
+  const wanted = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
+  return new ToolError('unsupported_type', `"${name}" is not a file this tool can read (it takes ${wanted}).`);
+}
+
 /**
  * Everything the contract asks of a tool request before any work: the files' count and kinds (by
  * content), the URL's form, and the options against the tool's schema. Shared by gateway and services.
@@ -89,10 +99,7 @@ export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRe
   for (const file of files) {
     const kind = await uploadKind(tool, file.path);
     const name = safeName(file.originalname);
-    if (!kind) {
-      const wanted = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
-      throw new ToolError('unsupported_type', `"${name}" is not a file this tool can read (it takes ${wanted}).`);
-    }
+    if (!kind) throw unsupportedType(tool, name);
     inputs.push({ path: file.path, name, kind, size: file.size });
   }
   if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
