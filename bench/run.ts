@@ -6,6 +6,7 @@ import { benchCompress } from './compress.ts';
 import { benchEditor } from './editor.ts';
 import { benchFidelity } from './fidelity.ts';
 import { benchGateway } from './gateway.ts';
+import { benchOcr } from './ocr.ts';
 import { benchOffice } from './office.ts';
 import { benchRenderer } from './renderer.ts';
 import { benchSite } from './site.ts';
@@ -19,6 +20,7 @@ const benches: [string, () => Promise<BenchReport>][] = [
   ['office', benchOffice],
   ['renderer', benchRenderer],
   ['fidelity', benchFidelity],
+  ['ocr', benchOcr],
   ['site', benchSite],
   ['verify', benchVerify],
   ['gateway', benchGateway],
