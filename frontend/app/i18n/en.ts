@@ -180,6 +180,9 @@ export const en = {
     deu: 'German',
     hin: 'Hindi',
     ara: 'Arabic',
+    ocr: 'Read scanned pages (OCR)',
+    auto: 'Pages without text',
+    off: 'Off',
   },
   notFound: {
     title: 'Page Not Found',

@@ -176,6 +176,9 @@ export const es: Translation = {
     deu: 'Alemán',
     hin: 'Hindi',
     ara: 'Árabe',
+    ocr: 'Leer páginas escaneadas (OCR)',
+    auto: 'Páginas sin texto',
+    off: 'No',
   },
   workflow: {
     title: 'Creador de flujos de trabajo',

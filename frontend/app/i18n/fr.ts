@@ -177,6 +177,9 @@ export const fr: Translation = {
     deu: 'Allemand',
     hin: 'Hindi',
     ara: 'Arabe',
+    ocr: 'Lire les pages numérisées (OCR)',
+    auto: 'Pages sans texte',
+    off: 'Non',
   },
   workflow: {
     title: 'Créateur de workflows',

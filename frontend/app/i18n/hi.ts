@@ -175,6 +175,9 @@ export const hi: Translation = {
     deu: 'जर्मन',
     hin: 'हिन्दी',
     ara: 'अरबी',
+    ocr: 'स्कैन किए गए पेज पढ़ें (OCR)',
+    auto: 'बिना टेक्स्ट वाले पेज',
+    off: 'बंद',
   },
   workflow: {
     title: 'वर्कफ़्लो बिल्डर',

@@ -43,3 +43,9 @@ export const ocrLanguage = z
     }),
   )
   .transform((v) => [...new Set(v.split('+'))] as OcrLanguage[]);
+
+/**
+ * OCR in the tools that read text: `auto` reads by OCR the pages that have no text (scans), `off` never;
+ * the language is pdf-ocr's.
+ */
+export const readingOcr = { ocr: z.enum(['auto', 'off']).default('auto'), language: ocrLanguage };

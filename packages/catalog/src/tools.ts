@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { keepsEverything, keepsStreams, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
 import type { FileKind } from './kinds.ts';
-import { boolField, imagePageSize, noOptions, ocrLanguage, pageRanges, printOptions } from './options.ts';
+import { boolField, imagePageSize, noOptions, ocrLanguage, pageRanges, printOptions, readingOcr } from './options.ts';
 import { defineTool, type ServiceName, type Tool } from './tool-definition.ts';
 
 const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
@@ -39,7 +39,7 @@ const definitions = [
     input: onePdf,
     output: { option: 'format', kinds: { txt: 'txt', md: 'md' } },
     checks: notPaged,
-    options: z.object({ format: z.enum(['txt', 'md']).default('txt') }),
+    options: z.object({ format: z.enum(['txt', 'md']).default('txt'), ...readingOcr }),
   }),
   defineTool({
     id: 'word-to-pdf',
@@ -109,7 +109,7 @@ const definitions = [
     input: onePdf,
     output: 'docx',
     checks: notPaged,
-    options: noOptions,
+    options: z.object(readingOcr),
   }),
   defineTool({
     id: 'pdf-to-excel',
@@ -123,7 +123,7 @@ const definitions = [
     input: onePdf,
     output: 'xlsx',
     checks: notPaged,
-    options: noOptions,
+    options: z.object(readingOcr),
   }),
   defineTool({
     id: 'pdf-to-ppt',
@@ -137,7 +137,7 @@ const definitions = [
     input: onePdf,
     output: 'pptx',
     checks: notPaged,
-    options: noOptions,
+    options: z.object(readingOcr),
   }),
   defineTool({
     id: 'pdf-compress',
@@ -331,7 +331,7 @@ const definitions = [
     input: onePdf,
     output: 'html',
     checks: notPaged,
-    options: noOptions,
+    options: z.object(readingOcr),
   }),
   defineTool({
     id: 'pdf-ocr',
