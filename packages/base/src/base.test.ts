@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,29 @@ describe('exec', () => {
 
   it('reports a missing program as internal', async () => {
     await expect(exec('/no/such/program', [], { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'internal' });
+  });
+
+  it('starts programs from a small helper process, started again when it stops, its programs killed with it', async () => {
+    const parentOf = async () => Number((await exec('sh', ['-c', 'echo $PPID'], { timeoutMs: 5000 })).stdout);
+    const helper = await parentOf();
+    expect(helper).not.toBe(process.pid);
+    expect(await parentOf()).toBe(helper); // one helper for every program
+    const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${helper}/status`, 'utf8'))?.[1]) / 1024;
+    expect(rss).toBeLessThan(80); // small, so its forks are cheap
+
+    const dir = mkdtempSync(join(tmpdir(), 'exec-'));
+    const pidFile = join(dir, 'child');
+    const running = exec('sh', ['-c', `sleep 60 & echo $! > ${pidFile}; wait`], { timeoutMs: 30_000 });
+    const written = () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n');
+    for (const end = Date.now() + 10_000; !written() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+    process.kill(helper, 'SIGKILL');
+    await expect(running).rejects.toMatchObject({ code: 'internal' });
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    for (const end = Date.now() + 20_000; alive(child) && Date.now() < end;)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(alive(child)).toBe(false);
+    const next = await parentOf();
+    expect(next).not.toBe(helper);
   });
 });
 

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { ToolError } from './errors.ts';
+import { startProgram } from './spawner.ts';
 
 export interface ExecOptions {
   timeoutMs: number;
@@ -19,37 +19,27 @@ export interface ExecResult {
 /**
  * Runs a program in its own process group and kills the whole group on timeout or abort, so no child
  * outlives its job. Resolves with the exit code whatever it is; rejects only when it was stopped.
+ * Programs are started by a small helper process (see spawner.ts), not by this one: a fork costs what
+ * the forking process maps, some 10 ms of a busy service's event loop per program.
  */
 export function exec(command: string, args: readonly string[], options: ExecOptions): Promise<ExecResult> {
   const maxOutput = options.maxOutput ?? 1024 * 1024;
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(stopped(command, options.signal));
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outLen = 0;
-    let errLen = 0;
-    child.stdout.on('data', (d: Buffer) => {
-      if (outLen < maxOutput) out.push(d);
-      outLen += d.length;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      if (errLen < maxOutput) err.push(d);
-      errLen += d.length;
-    });
     let reason: ToolError | undefined;
+    const run = startProgram(
+      { command, args: [...args], cwd: options.cwd, env: options.env ?? process.env, maxOutput },
+      (ended) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        if (reason) return reject(reason);
+        if ('failure' in ended) return reject(new ToolError('internal', undefined, { cause: ended.failure }));
+        resolve({ code: ended.code ?? (ended.signal ? 128 : 1), stdout: ended.stdout, stderr: ended.stderr });
+      },
+    );
     const kill = (why: ToolError) => {
       reason ??= why;
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
+      run.kill();
     };
     const timer = setTimeout(
       () =>
@@ -58,21 +48,6 @@ export function exec(command: string, args: readonly string[], options: ExecOpti
     );
     const onAbort = () => kill(stopped(command, options.signal!));
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      reject(new ToolError('internal', undefined, { cause: e }));
-    });
-    child.on('close', (code, sig) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      if (reason) return reject(reason);
-      resolve({
-        code: code ?? (sig ? 128 : 1),
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-      });
-    });
   });
 }
 
