@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack, type Stack } from '../scripts/stack.ts';
 import { hugeSpec, makeBigPdf, reportSpec } from './big-pdf.ts';
@@ -137,6 +137,7 @@ export async function benchEditor(): Promise<BenchReport> {
   const sizes = Object.fromEntries(Object.entries(files).map(([k, f]) => [k, statSync(f).size / 1e6]));
   const rows: Row[] = [];
   let memory: Record<string, number> = {};
+  const load = [loadavg()[0]!];
   try {
     const stack = await startStack({
       runDir: join(dir, 'run'),
@@ -164,10 +165,15 @@ export async function benchEditor(): Promise<BenchReport> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { name: 'editor', summary: summarize(rows, sizes, memory), data: { runs, sizes, rows, memoryMb: memory } };
+  load.push(loadavg()[0]!);
+  return {
+    name: 'editor',
+    summary: summarize(rows, sizes, memory, load),
+    data: { runs, sizes, rows, memoryMb: memory, load },
+  };
 }
 
-function summarize(rows: Row[], sizes: Record<string, number>, memory: Record<string, number>): string {
+function summarize(rows: Row[], sizes: Record<string, number>, memory: Record<string, number>, load: number[]): string {
   const s = (v: number) => (Number.isFinite(v) ? v.toFixed(3) : '–');
   const line = (r: Row) => {
     const verdict =
@@ -190,7 +196,7 @@ function summarize(rows: Row[], sizes: Record<string, number>, memory: Record<st
     '|---|---|---|---|---|---|---|',
     ...rows.map(line),
     '',
-    `Whole call: upload through nginx, the gateway and the service, the tool, the check of its result, the result kept, and its download. The tool and its check as the gateway's Server-Timing reports them (check target ≤ ${checkTargetMs} ms on the report file).`,
+    `Whole call: upload through nginx, the gateway and the service, the tool, the check of its result, the result kept, and its download. The tool and its check as the gateway's Server-Timing reports them (check target ≤ ${checkTargetMs} ms on the report file). Shared 2-core machine, load average ${load.map((l) => l.toFixed(1)).join(' then ')}: other work slows both sides, the stack's several processes more than one qpdf.`,
     '',
     `Peak resident memory during the huge file's calls (target < 300 MB each): ${peaks.map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}${top ? `; the highest is ${top[0]}` : ''}.`,
   ].join('\n');
