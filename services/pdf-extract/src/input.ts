@@ -1,22 +1,35 @@
 import { join } from 'node:path';
+import type { OcrLanguage } from '@quire/catalog';
 import { openPdf } from '@quire/pdf';
 import type { ToolContext } from '@quire/service-kit';
 import { analyzeDocument } from './layout/analyze.ts';
 import type { DocLayout, PageLayout } from './layout/types.ts';
+import { readScans } from './ocr/scans.ts';
+import { withInk } from './ocr/pages.ts';
 
-/** The request's PDF, decrypted with its password, read into a layout. */
+/** The reading tools' OCR options: `auto` reads the pages without text, `off` none. */
+export interface OcrRequest {
+  ocr: 'auto' | 'off';
+  language: OcrLanguage[];
+}
+
+export type InputDoc = DocLayout & { source: string; pagesWithoutText: number[] };
+
+/** The request's PDF, decrypted with its password, read into a layout; its scanned pages by OCR when asked. */
 export async function readInput(
   ctx: ToolContext,
-  opts: { images: boolean; onPage?: (p: PageLayout, i: number) => Promise<void> | void },
-): Promise<DocLayout & { source: string }> {
+  opts: { images: boolean; ocr: OcrRequest; onPage?: (p: PageLayout, i: number) => Promise<void> | void },
+): Promise<InputDoc> {
   const source = await openInput(ctx);
   const doc = await analyzeDocument(source, {
     images: opts.images,
     workdir: ctx.workdir,
     signal: ctx.signal,
     onPage: opts.onPage,
+    ...(opts.ocr.ocr === 'auto' && { readScans: (pages) => readScans(source, pages, opts.ocr.language, ctx) }),
   });
-  return { ...doc, source };
+  const textless = doc.pages.filter((p) => p.ocr && p.chars === 0).map((p) => p.number);
+  return { ...doc, source, pagesWithoutText: await withInk(source, textless, ctx) };
 }
 
 /** The input ready to read: decrypted with the request's password when it is encrypted. */
@@ -25,9 +38,10 @@ export function openInput(ctx: ToolContext): Promise<string> {
   return openPdf(input.path, ctx.password, ctx, join(ctx.workdir, 'decrypted.pdf'));
 }
 
-/** What every extract tool tells the caller: pages, and which pages are scans without text. */
-export function summary(doc: DocLayout, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/** What every extract tool tells the caller: pages, which pages are scans, and which were read by OCR. */
+export function summary(doc: InputDoc, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const scannedPages = doc.pages.filter((p) => p.scanned).map((p) => p.number);
+  const ocrPages = doc.pages.filter((p) => p.ocr).map((p) => p.number);
   let tables = 0;
   let images = 0;
   let headings = 0;
@@ -38,12 +52,16 @@ export function summary(doc: DocLayout, extra: Record<string, unknown> = {}): Re
       else if (b.role === 'heading') headings++;
     }
   }
+  const unread = scannedPages.length > ocrPages.length;
   return {
     pages: doc.pages.length,
     scannedPages,
-    ...(scannedPages.length
-      ? { note: 'Some pages are scanned images without a text layer; their text cannot be extracted (no OCR).' }
-      : {}),
+    ocrPages,
+    pagesWithoutText: doc.pagesWithoutText,
+    ...(unread && {
+      note: 'Some pages are scanned images without a text layer; with OCR off their text was not read.',
+    }),
+    ...(doc.pagesWithoutText.length && { note: 'OCR found no text on some pages that are not blank.' }),
     tables,
     images,
     headings,

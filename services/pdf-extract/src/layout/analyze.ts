@@ -4,7 +4,8 @@ import { ToolError } from '@quire/base';
 import { openDocument } from '../pdfjs.ts';
 import { layoutPage } from './blocks.ts';
 import { extractPage } from './extract.ts';
-import type { DocLayout, Figure, PageLayout, Para } from './types.ts';
+import type { RawPage } from './extract.ts';
+import type { DocLayout, Figure, Frag, PageLayout, Para } from './types.ts';
 
 export interface AnalyzeOptions {
   /** Keep images (as PNG files in the work directory) for the outputs that show them. */
@@ -13,6 +14,11 @@ export interface AnalyzeOptions {
   signal: AbortSignal;
   /** Called after each page, e.g. to render it at once and keep memory flat. */
   onPage?: (page: PageLayout, index: number) => Promise<void> | void;
+  /**
+   * Reads the words of scanned pages (by OCR), given their numbers; those pages are laid out again from
+   * the words, after the others, and `onPage` sees them then.
+   */
+  readScans?: (pages: number[]) => Promise<Frag[][]>;
 }
 
 function checkAbort(signal: AbortSignal): void {
@@ -31,6 +37,7 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
   const imageDir = join(opts.workdir, 'images');
   if (opts.images) await mkdir(imageDir, { recursive: true });
   const pages: PageLayout[] = [];
+  const scans: { raw: RawPage; figures: Figure[] }[] = [];
   try {
     for (let n = 1; n <= doc.numPages; n++) {
       checkAbort(opts.signal);
@@ -52,6 +59,7 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
           }));
           layout = layoutPage({ number: n, raw, figures });
           if (!opts.images && raw.imageCount > 0 && layout.chars === 0) layout.scanned = true;
+          if (layout.scanned && opts.readScans) scans[n - 1] = { raw, figures };
         } finally {
           page.cleanup();
         }
@@ -74,16 +82,44 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
         if (n === 1 && doc.numPages === 1) throw new ToolError('damaged_input', undefined, { cause: err });
       }
       pages.push(layout);
-      await opts.onPage?.(layout, n - 1);
+      if (!scans[n - 1]) await opts.onPage?.(layout, n - 1);
     }
   } finally {
     opts.signal.removeEventListener('abort', onAbort);
     await doc.destroy().catch(() => undefined);
   }
   checkAbort(opts.signal);
+  if (opts.readScans) await relayScans(pages, scans, opts);
   const bodySize = classifyHeadings(pages);
   return { pages, bodySize };
 }
+
+/** Scanned pages laid out from their words as read by OCR, the scan itself no longer a figure of theirs. */
+async function relayScans(
+  pages: PageLayout[],
+  scans: { raw: RawPage; figures: Figure[] }[],
+  opts: AnalyzeOptions,
+): Promise<void> {
+  const numbers = pages.filter((p) => scans[p.number - 1]).map((p) => p.number);
+  if (!numbers.length) return;
+  const words = await opts.readScans!(numbers);
+  for (const [i, n] of numbers.entries()) {
+    const { raw, figures } = scans[n - 1]!;
+    const frags = words[i]!;
+    // A scan OCR found no words on stays the picture it is.
+    if (!frags.length) pages[n - 1]!.ocr = true;
+    else {
+      // The scan's own image box would read as a chart's area and keep its table out.
+      const read = { ...raw, frags, imageBoxes: raw.imageBoxes.filter((b) => !covers(b, raw)) };
+      const layout = layoutPage({ number: n, raw: read, figures: figures.filter((f) => !f.background) });
+      pages[n - 1] = { ...layout, scanned: true, ocr: true };
+    }
+    await opts.onPage?.(pages[n - 1]!, n - 1);
+  }
+}
+
+const covers = (b: { x0: number; x1: number; top: number; bottom: number }, page: RawPage) =>
+  (b.x1 - b.x0) * (b.bottom - b.top) > 0.5 * page.width * page.height;
 
 /**
  * Headings from font size against the body text's size (the size most characters are set in):

@@ -99,8 +99,10 @@ export interface PageLayout {
   width: number;
   height: number;
   blocks: Block[];
-  /** No text at all but images: a scan (no OCR here). */
+  /** No text at all but images: a scan. */
   scanned: boolean;
+  /** Its text was read by OCR. */
+  ocr?: boolean;
   chars: number;
   /** Degrees the page was turned (clockwise) to read text printed sideways; 0 for most pages. */
   turn?: number;

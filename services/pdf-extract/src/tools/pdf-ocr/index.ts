@@ -1,14 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { exec, mapLimit, timeLeft, ToolError, type Job } from '@quire/base';
+import { exec, timeLeft, ToolError } from '@quire/base';
 import type { ToolOptions } from '@quire/catalog';
-import { pageCount, pageIsBlank, VerificationError } from '@quire/pdf';
+import { pageCount, VerificationError } from '@quire/pdf';
 import type { ToolContext, ToolResult } from '@quire/service-kit';
+import { maxOcrPages, withInk } from '../../ocr/pages.ts';
 import { ocrmypdf, type OcrChoices } from './ocrmypdf.ts';
 import { hasText, leastLikeness, textByPage } from './pages.ts';
 
-/** Pages read in one call: a 100-page scan takes most of the job's time on two cores. Documented in docs/api.md. */
-export const maxOcrPages = 100;
 /** Pixels of one image page: an A3 page at 600 dpi; more is a photo Tesseract would take minutes over. */
 const maxImagePixels = 70_000_000;
 /** Below this SSIM against its input, a page no longer looks like it (when it was neither deskewed nor turned). */
@@ -109,9 +108,3 @@ async function imagePdf(image: string, ctx: ToolContext): Promise<string> {
 const words = (text: string) => text.split(/\s+/).filter(Boolean).join(' ');
 
 const pageNumbers = (flags: boolean[]) => flags.flatMap((f, i) => (f ? [i + 1] : []));
-
-/** Of these pages, those with ink on them: OCR found no text there, and it is not a blank page. */
-async function withInk(path: string, pages: number[], job: Job): Promise<number[]> {
-  const blank = await mapLimit(pages, 2, (p) => pageIsBlank(path, p, job));
-  return pages.filter((_, i) => !blank[i]);
-}

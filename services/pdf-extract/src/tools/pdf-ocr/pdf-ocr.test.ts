@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, corpus, pdf } from '../../../test/helpers.ts';
 import { useExtract } from '../../../test/use-extract.ts';
-import { maxOcrPages } from './index.ts';
+import { maxOcrPages } from '../../ocr/pages.ts';
 
 const app = useExtract();
 const scratch = mkdtempSync(join(tmpdir(), 'pdf-ocr-test-'));

@@ -11,7 +11,7 @@ const maxSide = 1600;
 
 /** One slide per page: the page's graphics without its text as the background, the text editable on top. */
 export async function run(ctx: ToolContext<ToolOptions<'pdf-to-ppt'>>): Promise<ToolResult> {
-  const doc = await readInput(ctx, { images: false });
+  const doc = await readInput(ctx, { images: false, ocr: ctx.options });
   const dir = join(ctx.workdir, 'slides');
   await mkdir(dir, { recursive: true });
   const largest = Math.max(...doc.pages.map((p) => Math.max(p.width, p.height)), 1);

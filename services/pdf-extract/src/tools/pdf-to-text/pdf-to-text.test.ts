@@ -28,9 +28,10 @@ describe('pdf-to-text', () => {
     expect(readFileSync(outline.file!, 'utf8')).toMatch(/^#{1,3} /m);
   });
 
-  it('says which pages are scans without text', async () => {
-    const t = await call(app(), 'pdf-to-text', pdf('camelot-image-scanned-table.pdf'));
-    expect(t.properties.scannedPages).toEqual([1]);
+  it('says which pages are scans, and that with OCR off their text was not read', async () => {
+    const t = await call(app(), 'pdf-to-text', pdf('camelot-image-scanned-table.pdf'), { ocr: 'off' });
+    expect(t.properties).toMatchObject({ scannedPages: [1], ocrPages: [], pagesWithoutText: [] });
+    expect(t.properties.note).toMatch(/OCR off/);
   });
 
   it('keeps an unknown option value out', async () => {
