@@ -48,8 +48,9 @@ export async function run(ctx: ToolContext<ToolOptions<'pdf-to-ppt'>>): Promise<
   } catch {
     files = [];
   }
-  const backgrounds = doc.pages.map((_, i) =>
-    files.includes(`bg-${i + 1}.png`) ? join(dir, `bg-${i + 1}.png`) : undefined,
+  // A scan read by OCR gives its words as text; its picture behind them would show every word twice.
+  const backgrounds = doc.pages.map((p, i) =>
+    files.includes(`bg-${i + 1}.png`) && !(p.ocr && p.chars > 0) ? join(dir, `bg-${i + 1}.png`) : undefined,
   );
   if (code !== 0) ctx.log.warn('ghostscript could not render every background', { code, stderr: stderr.slice(0, 500) });
   const out = join(ctx.workdir, 'out.pptx');

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { call, officeParts, pdf } from '../../../test/helpers.ts';
+import { call, elementText, officeParts, pdf } from '../../../test/helpers.ts';
 import { useExtract } from '../../../test/use-extract.ts';
 
 const app = useExtract();
@@ -18,4 +18,11 @@ describe('pdf-to-ppt', () => {
     expect(parts['ppt/slides/slide1.xml']).toMatch(/<p:sp>[\s\S]*<a:t>/);
     expect(a.properties.backgrounds).toBe(4);
   });
+
+  it('puts the words of a scanned page read by OCR on a slide without the scan behind them', async () => {
+    const a = await call(app(), 'pdf-to-ppt', pdf('camelot-image-scanned-table.pdf'));
+    expect(a.properties).toMatchObject({ ocrPages: [1], backgrounds: 0 });
+    const text = elementText(officeParts(a.file!)['ppt/slides/slide1.xml']!, 'a:t').join(' ');
+    expect(text).toContain('Pelvis');
+  }, 60_000);
 });
