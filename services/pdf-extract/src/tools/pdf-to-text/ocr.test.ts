@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, pdf } from '../../../test/helpers.ts';
 import { useExtract } from '../../../test/use-extract.ts';
 import { wordMatch } from '../../../test/word-match.ts';
+import { maxOcrPages } from '../../ocr/pages.ts';
 
 const app = useExtract();
 
@@ -28,4 +32,21 @@ describe('pdf-to-text reads scanned pages by OCR', () => {
     const a = await call(app(), 'pdf-to-text', pdf('pypdf-multicolumn.pdf'));
     expect(a.properties).toMatchObject({ scannedPages: [], ocrPages: [] });
   });
+
+  it('answers file_too_large naming the limit past the scanned pages OCR reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ocr-limit-'));
+    try {
+      // The three-page scan over and over: one more page than the limit, its images shared.
+      const scan = pdf('textract-ocr_text-scanned.pdf');
+      const long = join(dir, 'long.pdf');
+      const copies = Array.from({ length: Math.ceil((maxOcrPages + 1) / 3) }, () => [scan, '1-3']).flat();
+      execFileSync('qpdf', ['--empty', '--pages', ...copies, '--', long]);
+      const a = await call(app(), 'pdf-to-text', long);
+      expect(a.status).toBe(413);
+      expect(a.error?.code).toBe('file_too_large');
+      expect(a.error?.message).toContain(`${maxOcrPages} pages`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
