@@ -18,7 +18,7 @@ export interface AnalyzeOptions {
    * Reads the words of scanned pages (by OCR), given their numbers; those pages are laid out again from
    * the words, after the others, and `onPage` sees them then.
    */
-  readScans?: (pages: number[]) => Promise<Frag[][]>;
+  readScans?: (pages: { number: number; width: number; height: number }[]) => Promise<Frag[][]>;
 }
 
 function checkAbort(signal: AbortSignal): void {
@@ -100,9 +100,10 @@ async function relayScans(
   scans: { raw: RawPage; figures: Figure[] }[],
   opts: AnalyzeOptions,
 ): Promise<void> {
-  const numbers = pages.filter((p) => scans[p.number - 1]).map((p) => p.number);
-  if (!numbers.length) return;
-  const words = await opts.readScans!(numbers);
+  const scanned = pages.filter((p) => scans[p.number - 1]);
+  if (!scanned.length) return;
+  const words = await opts.readScans!(scanned.map(({ number, width, height }) => ({ number, width, height })));
+  const numbers = scanned.map((p) => p.number);
   for (const [i, n] of numbers.entries()) {
     const { raw, figures } = scans[n - 1]!;
     const frags = words[i]!;

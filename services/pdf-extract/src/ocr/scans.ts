@@ -2,10 +2,10 @@ import { mapLimit, parallelism, ToolError, type Job } from '@quire/base';
 import type { OcrLanguage } from '@quire/catalog';
 import type { Frag } from '../layout/types.ts';
 import { maxOcrPages } from './pages.ts';
-import { readPageWords } from './tesseract.ts';
+import { readPageWords, type ScanPage } from './tesseract.ts';
 
 /** The words of a PDF's scanned pages by OCR, pages side by side; file_too_large past the OCR page limit. */
-export function readScans(path: string, pages: number[], language: OcrLanguage[], job: Job): Promise<Frag[][]> {
+export function readScans(path: string, pages: ScanPage[], language: OcrLanguage[], job: Job): Promise<Frag[][]> {
   if (pages.length > maxOcrPages)
     throw new ToolError(
       'file_too_large',
