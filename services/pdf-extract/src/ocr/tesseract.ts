@@ -17,8 +17,8 @@ export interface ScanPage {
 
 /**
  * The words Tesseract reads on one page of a (decrypted) PDF, in page space: the page is rendered grey
- * by pdftoppm with its /Rotate applied, as the layout sees it, at its scan's own resolution. Both programs run under the job's time
- * and signal; one Tesseract thread each, since pages run side by side.
+ * by pdftoppm with its /Rotate applied, as the layout sees it, at its scan's own resolution. Both
+ * programs run under the job's time and signal; one Tesseract thread each, since pages run side by side.
  */
 export async function readPageWords(path: string, scan: ScanPage, language: OcrLanguage[], job: Job): Promise<Frag[]> {
   const dir = join(job.workdir, 'ocr');
