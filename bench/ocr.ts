@@ -1,8 +1,8 @@
 /**
- * OCR: Quire's pdf-ocr (through the real pdf-extract service) against bare OCRmyPDF (`ocrmypdf
- * --sidecar`, its defaults) on the same files in the same run. Accuracy: word F1 (precision and
+ * OCR: Quire's pdf-ocr, and pdf-to-text reading scans by OCR, (through the real pdf-extract service)
+ * against bare OCRmyPDF (`ocrmypdf --sidecar`, its defaults) on the same files in the same run. Accuracy: word F1 (precision and
  * recall, each word matched at most once; words lowercased, punctuation around them dropped) and
- * character accuracy of pdftotext on pdf-ocr's result, and of OCRmyPDF's sidecar, against the known
+ * character accuracy of pdftotext on pdf-ocr's result, of pdf-to-text's text and of OCRmyPDF's sidecar, against the known
  * text: the corpus scan (decrypted) against its expected text, and scans made here from digital corpus
  * pages (rendered at 200 dpi, turned 1.5°, grey noise, JPEG at quality 70, back to PDF) against
  * pdftotext of the digital pages. Speed: pages per second of both on one 10-page made scan, best of
@@ -40,6 +40,8 @@ interface Row {
   file: string;
   pages: number;
   quire: Score;
+  /** pdf-to-text's own OCR (ocr=auto). */
+  reading: Score;
   ocrmypdf: Score;
 }
 
@@ -134,12 +136,16 @@ open(sys.argv[1], "wb").write(img2pdf.convert(*sys.argv[2:], layout_fun=layout))
   execFileSync('/usr/bin/python3', ['-c', py, out, ...images]);
 }
 
-async function quire(file: string, out: string): Promise<void> {
+async function callService(tool: string, file: string): Promise<Buffer> {
   const form = new FormData();
   form.append('file', await openAsBlob(file), basename(file));
-  const res = await fetch(`http://127.0.0.1:${port}/tools/pdf-ocr`, { method: 'POST', body: form });
-  if (!res.ok) throw new Error(`pdf-ocr on ${basename(file)}: ${res.status} ${await res.text()}`);
-  writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+  const res = await fetch(`http://127.0.0.1:${port}/tools/${tool}`, { method: 'POST', body: form });
+  if (!res.ok) throw new Error(`${tool} on ${basename(file)}: ${res.status} ${await res.text()}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+async function quire(file: string, out: string): Promise<void> {
+  writeFileSync(out, await callService('pdf-ocr', file));
 }
 
 /** Bare OCRmyPDF as a person would run it: its defaults, the text beside the PDF. */
@@ -185,6 +191,7 @@ export async function benchOcr(): Promise<BenchReport> {
         file: c.file,
         pages: pagesOf(c.path),
         quire: score(pdftotext(ours), c.truth),
+        reading: score((await callService('pdf-to-text', c.path)).toString('utf8'), c.truth),
         ocrmypdf: score(sidecar, c.truth),
       });
     }
@@ -219,22 +226,27 @@ function summarize(
 ): string {
   const lines = rows.map(
     (r) =>
-      `| ${r.file} | ${r.pages} | ${f3(r.quire.wordF1)} | ${f3(r.ocrmypdf.wordF1)} | ${f3(r.quire.charAccuracy)} | ${f3(r.ocrmypdf.charAccuracy)} |`,
+      `| ${r.file} | ${r.pages} | ${f3(r.quire.wordF1)} | ${f3(r.reading.wordF1)} | ${f3(r.ocrmypdf.wordF1)} | ${f3(r.quire.charAccuracy)} | ${f3(r.reading.charAccuracy)} | ${f3(r.ocrmypdf.charAccuracy)} |`,
   );
-  const equal = rows.every(
-    (r) => r.quire.wordF1 >= r.ocrmypdf.wordF1 - 0.005 && r.quire.charAccuracy >= r.ocrmypdf.charAccuracy - 0.005,
-  );
+  const asGood = (ours: Score, bare: Score) =>
+    ours.wordF1 >= bare.wordF1 - 0.005 && ours.charAccuracy >= bare.charAccuracy - 0.005;
+  const equal = rows.every((r) => asGood(r.quire, r.ocrmypdf));
+  const readingEqual = rows.every((r) => asGood(r.reading, r.ocrmypdf));
   return [
-    '### OCR (pdf-ocr against bare OCRmyPDF)',
+    '### OCR (pdf-ocr and pdf-to-text against bare OCRmyPDF)',
     '',
     `Word F1 and character accuracy of pdftotext on pdf-ocr's result and of \`ocrmypdf --sidecar\`, same files, same run. ${
       equal
         ? 'pdf-ocr is as accurate as bare OCRmyPDF on every file (within 0.005).'
         : 'pdf-ocr is less accurate than bare OCRmyPDF on some file.'
+    } ${
+      readingEqual
+        ? 'pdf-to-text, reading the scans by OCR, is as accurate as bare OCRmyPDF on every file (within 0.005).'
+        : 'pdf-to-text, reading the scans by OCR, is less accurate than bare OCRmyPDF on some file.'
     }`,
     '',
-    '| file | pages | word F1 (Quire) | word F1 (OCRmyPDF) | char accuracy (Quire) | char accuracy (OCRmyPDF) |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| file | pages | word F1 (pdf-ocr) | word F1 (pdf-to-text) | word F1 (OCRmyPDF) | char accuracy (pdf-ocr) | char accuracy (pdf-to-text) | char accuracy (OCRmyPDF) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...lines,
     '',
     `Speed on a 10-page made scan: pdf-ocr ${speed.quirePagesPerSecond.toFixed(2)} pages/s, bare OCRmyPDF ${speed.ocrmypdfPagesPerSecond.toFixed(2)} pages/s: ${speed.ratio.toFixed(2)}× (target ≥ 0.9×).`,
