@@ -1,8 +1,12 @@
 import { mapLimit, type Job } from '@quire/base';
 import { pageIsBlank } from '@quire/pdf';
 
-/** Pages read by OCR in one call: a 100-page scan takes most of the job's time on two cores. Documented in docs/api.md. */
-export const maxOcrPages = 100;
+/**
+ * Pages read by OCR in one call, so that a scan within it finishes inside the job's time (120 s by
+ * default): Tesseract takes 1.5 to 5 s a page here, two pages at a time on two cores. Longer scans
+ * wait for long-running jobs. Documented in docs/api.md.
+ */
+export const maxOcrPages = 40;
 
 /** Of these pages, those with ink on them: OCR found no text there, and it is not a blank page. */
 export async function withInk(path: string, pages: number[], job: Job): Promise<number[]> {
