@@ -58,12 +58,9 @@ class Helper {
   readonly child: ChildProcess;
 
   constructor() {
-    // Plain Node without this process's loader or options: the helper must stay small.
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS;
+    // Plain Node without this process's loader: the helper must stay small.
     this.child = fork(fileURLToPath(new URL('./spawner.mjs', import.meta.url)), [], {
       execArgv: [],
-      env,
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
