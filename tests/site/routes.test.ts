@@ -176,8 +176,9 @@ describe('header and footer', () => {
         .nth(i)
         .locator('.dropdown a')
         .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    // The spec's menus, and the tools added since at the end of theirs.
     expect(await menuLinks(0)).toEqual(
-      ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf'].map((id) => `/tools/${id}`),
+      ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr'].map((id) => `/tools/${id}`),
     );
     expect(await menuLinks(1)).toEqual(
       ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'].map((id) => `/tools/${id}`),
@@ -203,6 +204,7 @@ describe('header and footer', () => {
       'Compress PDF',
       'PDF to Word',
       'HTML to PDF',
+      'OCR PDF',
     ]);
     expect(await column('Company').locator('a').allTextContents()).toEqual([
       'Blog',
