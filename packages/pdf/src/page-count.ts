@@ -6,12 +6,13 @@ import { qpdf } from './qpdf.ts';
 const claimedPagesTrusted = 2000;
 
 /**
- * The pages a PDF claims (qpdf's --show-npages reads its /Count as stated), or, when the claim is large,
- * the pages its page tree really holds: a damaged or hostile file may claim billions, and nothing may
- * be sized by that. NaN when qpdf cannot read the tree.
+ * The pages a PDF claims (qpdf's --show-npages reads its /Count as stated), or, when the claim is large
+ * or none, the pages its page tree really holds: a damaged or hostile file may claim billions, or no
+ * page at all over a tree of twenty, and nothing may be sized or judged by that. NaN when qpdf cannot
+ * read the tree.
  */
 export async function believedPages(claimed: number, path: string, job: Job): Promise<number> {
-  if (!(claimed > claimedPagesTrusted)) return claimed;
+  if (claimed >= 1 && claimed <= claimedPagesTrusted) return claimed;
   const { code, stdout } = await exec('qpdf', ['--no-warn', '--show-pages', path], {
     timeoutMs: timeLeft(job.deadline),
     signal: job.signal,

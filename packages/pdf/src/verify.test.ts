@@ -396,6 +396,21 @@ describe('what verification reads again', () => {
     expect(checked.sort()).toEqual([`pdftoppm ${out}`, `pdftotext ${out}`, `qpdf ${out}`]);
   });
 
+  it('counts the pages a page tree holds when the file claims none, and a result made from it then passes', async () => {
+    const j = job();
+    const twenty = readFileSync(join(corpus, 'pdf/qpdf-rotated-20-pages.pdf'), 'latin1');
+    const none = join(j.workdir, 'claims-none.pdf');
+    writeFileSync(none, twenty.replace('/Count 20', '/Count 0'), 'latin1');
+    expect(await pageCount(none, j)).toBe(20);
+    // Its pages as a tool rebuilds them: the corpus file it was made from.
+    expect(await check('pdf-compress', [none], join(corpus, 'pdf/qpdf-rotated-20-pages.pdf'), {}, j)).toEqual([
+      'opens',
+      'pages',
+      'text',
+      'pixels',
+    ]);
+  });
+
   it("counts a file's pages once a job: the tool's count serves its check", async () => {
     const j = job();
     expect(await pageCount(four, j)).toBe(4);
