@@ -22,8 +22,10 @@ try:
     image = Image.open(source)
     frames = getattr(image, "n_frames", 1)
     largest = 0
+    sizes = []
     for i in range(min(frames, max_frames + 1)):
         image.seek(i)
+        sizes.append(image.size)
         largest = max(largest, image.size[0] * image.size[1])
 except Exception as err:  # noqa: BLE001 - any failure to read is the input's
     print(f"unreadable image: {err}", file=sys.stderr)
@@ -56,13 +58,24 @@ def flattened(frame):
 dpi = image.info.get("dpi")
 if not dpi or min(dpi) < CREDIBLE_DPI:
     dpi = (FALLBACK_DPI, FALLBACK_DPI)
+
+
+def within_page(stated, axis):
+    """A resolution at which every frame's page is 4 to 14,400 PDF units along this axis, as PDF allows:
+    a tiny image (an icon, a pixel) gets a larger page, a vast one a smaller."""
+    smallest = min(size[axis] for size in sizes)
+    largest_side = max(size[axis] for size in sizes)
+    return max(min(stated, smallest * 72 / 4), largest_side * 72 / 14400)
+
+
+dpi = (within_page(dpi[0], 0), within_page(dpi[1], 1))
 try:
     image.seek(0)
     if all(usable(f) for f in ImageSequence.Iterator(image)):
         pages = [source]
     else:
         pages = [flattened(f) for f in ImageSequence.Iterator(image)]
-    layout = img2pdf.get_fixed_dpi_layout_fun((round(dpi[0]), round(dpi[1])))
+    layout = img2pdf.get_fixed_dpi_layout_fun((dpi[0], dpi[1]))
     with open(target, "wb") as out:
         img2pdf.convert(*pages, layout_fun=layout, outputstream=out)
 except Exception as err:  # noqa: BLE001

@@ -78,6 +78,18 @@ describe('pdf-ocr', () => {
     expect(wordScores(textOf(a.file!), expected).recall).toBeGreaterThanOrEqual(2 / 3);
   });
 
+  it('gives a tiny image (a pixel, a 10-pixel icon of three frames) a page PDF allows, and an honest empty result', async () => {
+    for (const [image, pages] of [
+      [join(corpus, 'html/gotenberg-html-with-asset/image.png'), 1],
+      [join(corpus, 'images/pillow-multipage.tiff'), 3],
+    ] as const) {
+      const a = await call(app(), 'pdf-ocr', image);
+      expect(a.status, image).toBe(200);
+      expect(a.properties).toMatchObject({ pages });
+      expect(textOf(a.file!).trim()).toBe('');
+    }
+  });
+
   it('says which pages have ink but no text, and calls a blank page neither', async () => {
     // A photo with no words on page 1, a blank page 2: neither gets text, only the photo is reported.
     const photo = join(scratch, 'photo.pdf');
