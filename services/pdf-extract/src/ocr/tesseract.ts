@@ -7,6 +7,11 @@ import { tsvWords } from './words.ts';
 
 /** The resolution a page without a scan's own is read at. */
 const defaultDpi = 300;
+/**
+ * Words one page may give: a dense page of writing holds some 1,500, a newspaper's 5,000. A damaged
+ * image's noise can read as a hundred thousand, which the layout analysis should not be given.
+ */
+const maxWordsPerPage = 10_000;
 
 /** A page to read: its number and its size in points, as the layout sees it (/Rotate applied). */
 export interface ScanPage {
@@ -51,7 +56,9 @@ export async function readPageWords(path: string, scan: ScanPage, language: OcrL
       throw new ToolError('internal', undefined, {
         cause: new Error(`tesseract page ${page} exit ${read.code}: ${read.stderr.slice(-2000)}`),
       });
-    return tsvWords(read.stdout, 72 / dpi);
+    const words = tsvWords(read.stdout, 72 / dpi);
+    // More words than any page of writing holds is noise read as text: the page keeps its picture.
+    return words.length > maxWordsPerPage ? [] : words;
   } finally {
     await rm(`${stem}.png`, { force: true });
   }
