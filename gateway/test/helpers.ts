@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import request from 'supertest';
+import { expect } from 'vitest';
 import { createGatewayApp } from '../src/app.ts';
 import { readConfig, type GatewayConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db.ts';
@@ -17,4 +19,18 @@ export async function makeGateway(env: Record<string, string> = {}) {
   await store.init();
   const app = createGatewayApp({ config, db, store });
   return { app, db, store, config, dataDir };
+}
+
+/** A stored result downloaded through the gateway, as bytes (its status checked). */
+export async function download(app: Parameters<typeof request>[0], name: string): Promise<Buffer> {
+  const res = await request(app)
+    .get(`/uploads/${encodeURIComponent(name)}`)
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+  expect(res.status).toBe(200);
+  return res.body as Buffer;
 }

@@ -8,7 +8,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpus, makeGateway } from './helpers.ts';
+import { corpus, download, makeGateway } from './helpers.ts';
 import { gotenbergInFrontOf, startOfficeService, type RunningService } from './office-service.ts';
 
 const office = (name: string) => join(corpus, 'office', name);
@@ -23,21 +23,13 @@ afterAll(async () => {
 });
 
 /** Downloads a stored result and reads its pages and words with qpdf and Poppler. */
-async function result(app: Parameters<typeof request>[0], download: string, dir: string) {
-  const res = await request(app)
-    .get(`/uploads/${encodeURIComponent(download)}`)
-    .buffer(true)
-    .parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
-  expect(res.status).toBe(200);
+async function result(app: Parameters<typeof request>[0], name: string, dir: string) {
+  const body = await download(app, name);
   const path = join(dir, 'result.pdf');
-  writeFileSync(path, res.body as Buffer);
+  writeFileSync(path, body);
   const pages = Number(execFileSync('qpdf', ['--show-npages', path]).toString().trim());
   const text = execFileSync('pdftotext', ['-q', path, '-']).toString().toLowerCase().split(/\W+/).join(' ');
-  return { pages, text, bytes: (res.body as Buffer).length };
+  return { pages, text, bytes: body.length };
 }
 
 describe("Quire's office service, by the contract", () => {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeName } from '@quire/base';
 import { createGatewayApp } from '../src/app.ts';
 import { usageStats } from '../src/db.ts';
-import { corpus, makeGateway } from './helpers.ts';
+import { corpus, download, makeGateway } from './helpers.ts';
 import { startService, type ServiceProcess } from './services.ts';
 import { standIn, type StandIn } from './stand-in.ts';
 
@@ -53,20 +53,6 @@ async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<v
     if (Date.now() > end) throw new Error('the condition did not come true in time');
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** Reads a download as bytes. */
-async function download(app: Parameters<typeof request>[0], name: string): Promise<Buffer> {
-  const res = await request(app)
-    .get(`/uploads/${encodeURIComponent(name)}`)
-    .buffer(true)
-    .parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
-  expect(res.status).toBe(200);
-  return res.body as Buffer;
 }
 
 async function listen(app: ReturnType<typeof createGatewayApp>): Promise<number> {
