@@ -7,7 +7,8 @@
  * are `internal` for a result that failed verification, and `timeout` for an input whose processing
  * ran past the job's limit and was stopped there (an answer no later than the limit allows). No service
  * process may restart or grow past a memory bound, and the work directories end empty.
- * FUZZ_SEED=<n> repeats a run (CI runs a fixed one); FUZZ_SECONDS changes its length.
+ * FUZZ_SEED=<n> repeats a run (CI runs a fixed one); FUZZ_SECONDS changes its length; FUZZ_CASES=<n,m>
+ * makes only those cases of the seed's run again.
  */
 import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -30,9 +31,10 @@ import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 const ciSeed = 375121904;
 const seed = Number(process.env.FUZZ_SEED ?? (process.env.CI ? ciSeed : randomInt(2 ** 31)));
 const seconds = Number(process.env.FUZZ_SECONDS ?? 120);
-const maxCases = 600;
+const only = process.env.FUZZ_CASES?.split(',').map(Number);
+const maxCases = only?.length ?? 600;
 /** The fewest cases a run makes, however slow the machine. */
-const minCases = 21;
+const minCases = only?.length ?? 21;
 const concurrency = 4;
 const jobTimeoutMs = 30_000;
 /** Resident memory a service process may reach while it is fuzzed. */
@@ -428,7 +430,7 @@ describe('mutated corpus files through every tool that reads them', () => {
     // cases to judge the services by.
     const worker = async () => {
       while (made < maxCases && (Date.now() < end || made < minCases)) {
-        const index = made++;
+        const index = only ? only[made++]! : made++;
         // Each case draws from its own sequence: FUZZ_SEED and the case number make it again.
         const r = prng(seed ^ Math.imul(index + 1, 0x9e3779b1));
         const seedFile = r.pick(seeds);
