@@ -51,6 +51,7 @@ const urlPages = ['jod-test.html', 'gotenberg-pages-12.html', 'readability-wikip
 const fields: Record<string, Record<string, string>> = {
   'add-watermark': { text: 'CONFIDENTIAL' },
   'pdf-page-remove': { pages: '2' },
+  'protect-pdf': { userPassword: 'bench password', allowCopy: 'false' },
   'rotate-pdf': { angle: '90' },
 };
 

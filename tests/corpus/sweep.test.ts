@@ -22,8 +22,16 @@ import { kindOfExtension, readsOffice, tools, type FileKind, type Tool } from '@
 import { sniffKind } from '@quire/detect';
 import { repoRoot } from '../../scripts/stack.ts';
 import { corpusFiles, type CorpusFile } from '../lib/corpus.ts';
-import { contractProblem, opens, requiredFields, settledLeftovers, toolsFor, type Answer } from '../lib/outcomes.ts';
-import { isEncrypted, words } from '../lib/pdf.ts';
+import {
+  contractProblem,
+  opens,
+  requiredFields,
+  resultPassword,
+  settledLeftovers,
+  toolsFor,
+  type Answer,
+} from '../lib/outcomes.ts';
+import { isEncrypted, qpdfCheck, words } from '../lib/pdf.ts';
 import { proc, stillRunning, type Proc } from '../lib/procs.ts';
 
 /** The services' job limit (the stack's default) and what the gateway adds before it gives up. */
@@ -107,10 +115,12 @@ function hasText(path: string, password?: string): boolean {
 /**
  * What a damaged PDF may answer, from what the manifest says qpdf --check makes of it: repaired
  * silently, it must work; no PDF header at all, it is not a PDF; otherwise a result or damaged_input.
+ * A tool that repairs what it reads (input.damaged) must recover every one of them that holds a PDF.
  */
 function damaged(f: CorpusFile, tool: Tool, works: string[]): string[] {
   if (/qpdf --check exit 0/.test(f.properties)) return works;
   if (/can't find PDF header/.test(f.properties)) return ['unsupported_type'];
+  if ('kinds' in tool.input && tool.input.damaged) return works;
   return ['200', 'damaged_input', ...(tool.id === 'pdf-page-remove' ? ['invalid_option'] : [])];
 }
 
@@ -193,9 +203,15 @@ async function judge(c: Case, o: Answer & { ms: number }): Promise<string | unde
   writeFileSync(path, Buffer.from(await res.arrayBuffer()));
   try {
     const kind = kindOfExtension(extname(name).slice(1));
-    const why = await opens(path, kind);
+    // A tool that protects its result is opened with the password it was given; any other is no longer encrypted.
+    const locked = resultPassword(c.tool, c.fields);
+    const why = await opens(path, kind, locked);
     if (why) return `the result ${name} does not open: ${why}`;
-    if (kind === 'pdf' && c.password !== undefined && isEncrypted(path)) return 'the result is still encrypted';
+    if (kind === 'pdf' && locked === undefined && c.password !== undefined && isEncrypted(path))
+      return 'the result is still encrypted';
+    // A repaired PDF is clean: qpdf has nothing left to repair in it.
+    if (kind === 'pdf' && c.tool.checks.opens === 'clean' && qpdfCheck(path) !== 0)
+      return 'the result still needs repair';
     const textIn = (kind === 'txt' || kind === 'md') && hasText(c.file.path, c.password);
     if (textIn && words(readFileSync(path, 'utf8')).length === 0) return 'no text, though the PDF has some';
     return undefined;

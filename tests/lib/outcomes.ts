@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import sharp from 'sharp';
 import { errorCodes, kindOfExtension, tools, type ErrorCode, type FileKind, type Tool } from '@quire/catalog';
-import { qpdfCheck } from './pdf.ts';
+import { isEncrypted, qpdfCheck } from './pdf.ts';
 
 /** Every catalog tool that takes a file of this kind. */
 export function toolsFor(kind: FileKind): Tool[] {
@@ -17,7 +17,19 @@ export function toolsFor(kind: FileKind): Tool[] {
 }
 
 /** Options a tool cannot run without. */
-export const requiredFields: Record<string, Record<string, string>> = { 'pdf-page-remove': { pages: '1' } };
+export const requiredFields: Record<string, Record<string, string>> = {
+  'pdf-page-remove': { pages: '1' },
+  'protect-pdf': { userPassword: 'quire-test-password' },
+};
+
+/**
+ * The password a tool's result opens with, from the fields sent, when the tool makes protected PDFs
+ * (its catalog checks name the option); undefined otherwise.
+ */
+export function resultPassword(tool: Tool, fields: Record<string, string>): string | undefined {
+  const option = tool.checks.encrypted?.password;
+  return option === undefined ? undefined : fields[option];
+}
 
 /** The part an Office package cannot be without, by kind. */
 const mainPart: Partial<Record<FileKind, string>> = {
@@ -32,15 +44,21 @@ function zipEntries(path: string): string[] | string {
   return spawnSync('unzip', ['-Z1', path], { encoding: 'utf8', timeout: 60_000 }).stdout.split('\n').filter(Boolean);
 }
 
-/** Why a result does not open as the kind its name says, or undefined when it does. */
-export async function opens(path: string, kind: FileKind | undefined): Promise<string | undefined> {
+/**
+ * Why a result does not open as the kind its name says, or undefined when it does; a protected PDF is
+ * opened with its `password` (see resultPassword).
+ */
+export async function opens(path: string, kind: FileKind | undefined, password?: string): Promise<string | undefined> {
   switch (kind) {
-    case 'pdf':
-      if (![0, 3].includes(qpdfCheck(path))) return 'the PDF does not pass qpdf --check';
+    case 'pdf': {
+      if (password !== undefined && !isEncrypted(path)) return 'the PDF is not protected';
+      const pw = password === undefined ? [] : [`--password=${password}`];
+      if (![0, 3].includes(qpdfCheck(path, password))) return 'the PDF does not pass qpdf --check';
       // A result may be the upload itself (pdf-compress never answers larger): qpdf may still warn (exit 3).
-      return Number(spawnSync('qpdf', ['--show-npages', path], { encoding: 'utf8' }).stdout) > 0
+      return Number(spawnSync('qpdf', [...pw, '--show-npages', path], { encoding: 'utf8' }).stdout) > 0
         ? undefined
         : 'the PDF has no pages';
+    }
     case 'docx':
     case 'xlsx':
     case 'pptx': {

@@ -9,9 +9,10 @@ export function pageCount(path: string, password?: string): number {
   );
 }
 
-/** qpdf --check: 0 fine, 3 warnings; anything else means the file does not open. */
-export function qpdfCheck(path: string): number {
-  return spawnSync('qpdf', ['--check', path], { stdio: 'ignore' }).status ?? -1;
+/** qpdf --check (of a protected PDF, with its password): 0 fine, 3 warnings; anything else means the file does not open. */
+export function qpdfCheck(path: string, password?: string): number {
+  const pw = password === undefined ? [] : [`--password=${password}`];
+  return spawnSync('qpdf', ['--check', ...pw, path], { stdio: 'ignore' }).status ?? -1;
 }
 
 export function isEncrypted(path: string): boolean {

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kindOfExtension, type FileKind, type Tool } from '@quire/catalog';
 import { VerificationError } from '@quire/pdf';
 import { corpusDir, corpusFiles } from '../lib/corpus.ts';
-import { contractProblem, leftovers, opens, requiredFields, toolsFor } from '../lib/outcomes.ts';
+import { contractProblem, leftovers, opens, requiredFields, resultPassword, toolsFor } from '../lib/outcomes.ts';
 import { proc, rssMb, stillRunning } from '../lib/procs.ts';
 import { startScratchStack, type ScratchStack } from '../lib/stack.ts';
 
@@ -352,8 +352,8 @@ function minFiles(tool: Tool): number {
   return 'kinds' in tool.input ? tool.input.min : 0;
 }
 
-/** What is wrong with an answer, or undefined when it keeps the contract. */
-async function judge(url: string, o: Outcome, dir: string): Promise<string | undefined> {
+/** What is wrong with an answer to a case of `tool`, or undefined when it keeps the contract. */
+async function judge(url: string, tool: Tool, o: Outcome, dir: string): Promise<string | undefined> {
   if (o.status === 200) {
     const name = o.body.download;
     if (!name) return 'a 200 without a download';
@@ -361,7 +361,9 @@ async function judge(url: string, o: Outcome, dir: string): Promise<string | und
     if (!res.ok) return `its result answers ${res.status}`;
     const path = join(dir, `result${extname(name)}`);
     await writeFile(path, Buffer.from(await res.arrayBuffer()));
-    const why = await opens(path, kindOfExtension(extname(name).slice(1)));
+    // A protected result opens with the password the case sent.
+    const password = resultPassword(tool, requiredFields[tool.id] ?? {});
+    const why = await opens(path, kindOfExtension(extname(name).slice(1)), password);
     return why && `the result does not open: ${why}`;
   }
   const problem = contractProblem(o);
@@ -452,7 +454,7 @@ describe('mutated corpus files through every tool that reads them', () => {
           const key = o.status === 200 ? '200' : `${o.status} ${o.body.error?.code}`;
           tally.set(key, (tally.get(key) ?? 0) + 1);
           if (o.status === 504) timedOut.push(label);
-          const why = await judge(s.url, o, dir);
+          const why = await judge(s.url, tool, o, dir);
           if (why) failures.push(`${label}: ${why}: ${o.status} ${JSON.stringify(o.body)}`);
         } finally {
           inFlight.delete(label);

@@ -203,6 +203,32 @@ describe('password flow', () => {
     await done([/Failed to load resource: the server responded with a status of 400/]);
   });
 
+  it('protect-pdf hides the new passwords as they are typed, asks for one, and gives a PDF only it opens', async () => {
+    const page = await toolPage('protect-pdf');
+    const open = widget(page).getByLabel('Password to open the PDF');
+    const owner = widget(page).getByLabel('Owner password, to change the permissions (optional)');
+    for (const field of [open, owner]) {
+      expect(await field.getAttribute('type')).toBe('password');
+      expect(await field.getAttribute('autocomplete')).toBe('new-password');
+    }
+    expect(await open.getAttribute('required')).not.toBeNull();
+    await widget(page).locator('input[type="file"]').setInputFiles(eleven);
+    // Without the password to open the PDF, the server names the option.
+    expect(await convert(page)).toBe(
+      'An option has a value that is not allowed. The option "userPassword" is required.',
+    );
+    await open.fill('site test secret');
+    await widget(page).getByLabel('Allow copying text and images').uncheck();
+    await expectSuccess(page, await convert(page));
+    expect(await widget(page).locator('.checks').textContent()).toContain('it opens only with your password');
+    const result = await downloadResult(page, site.base);
+    expect(isEncrypted(result.path)).toBe(true);
+    expect(qpdfCheck(result.path)).not.toBe(0); // it does not open without the password
+    expect(qpdfCheck(result.path, 'site test secret')).toBe(0);
+    expect(words(text(result.path, { password: 'site test secret' }))).toEqual(words(text(eleven)));
+    await done([/Failed to load resource: the server responded with a status of 400/]);
+  });
+
   it('word-to-pdf asks for the password of a protected Word file, then converts it', async () => {
     const locked = corpusFiles().find((f) => f.file === 'office/gotenberg-protected_page_1.docx')!;
     expect(locked.userPassword).toBeTruthy();

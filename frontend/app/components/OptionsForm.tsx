@@ -66,7 +66,9 @@ export function OptionsForm({
             ) : (
               <input
                 id={id}
-                type={f.type === 'text' ? 'text' : 'number'}
+                type={f.secret ? 'password' : f.type === 'text' ? 'text' : 'number'}
+                // A password set for a new file is the visitor's to choose, never one a browser fills in.
+                autoComplete={f.secret ? 'new-password' : undefined}
                 value={value}
                 required={f.required}
                 min={f.min}

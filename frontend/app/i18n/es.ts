@@ -130,7 +130,10 @@ export const es: Translation = {
     carried: 'Aquí tienes listo el resultado de la herramienta anterior.',
   },
   checks: {
+    encrypted: 'solo se abre con su contraseña',
+    permissions: 'los permisos son los que eligió',
     opens: 'el archivo se abre',
+    clean: 'no hay nada que reparar en él',
     pages: 'el número de páginas es correcto',
     text: 'no se perdió texto',
     pixels: 'ninguna página quedó en blanco',

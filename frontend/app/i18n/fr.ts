@@ -131,7 +131,10 @@ export const fr: Translation = {
     carried: 'Le résultat de l’outil précédent est prêt ici.',
   },
   checks: {
+    encrypted: 'il ne s’ouvre qu’avec votre mot de passe',
+    permissions: 'les autorisations sont celles choisies',
     opens: 'le fichier s’ouvre',
+    clean: 'rien n’y est à réparer',
     pages: 'le nombre de pages est correct',
     text: 'aucun texte n’a été perdu',
     pixels: 'aucune page n’est vide',

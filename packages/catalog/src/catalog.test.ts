@@ -11,6 +11,8 @@ import {
   fileKinds,
   findTool,
   footerColumns,
+  optionFields,
+  pdfPermissions,
   headerMenus,
   parseOptions,
   outputKind,
@@ -49,16 +51,22 @@ describe('the tool catalog', () => {
   });
 
   it('gives every option default a value its own schema accepts', () => {
+    /** The options a tool cannot run without: the pages to remove, the password to protect with. */
+    const required: Record<string, Record<string, string>> = {
+      'pdf-page-remove': { pages: '1' },
+      'protect-pdf': { userPassword: 'secret' },
+    };
     let checked = 0;
     for (const tool of all) {
-      if (tool.id !== 'pdf-page-remove') expect(tool.options.safeParse({}).success, tool.id).toBe(true);
+      expect(tool.options.safeParse({}).success, tool.id).toBe(!required[tool.id]);
       const { properties = {} } = z.toJSONSchema(tool.options, { io: 'input', unrepresentable: 'any' }) as {
         properties?: Record<string, { default?: unknown }>;
       };
       for (const [field, { default: value }] of Object.entries(properties)) {
         if (value === undefined) continue;
         // As a form would send it: the default, as text.
-        expect(tool.options.safeParse({ [field]: String(value) }).success, `${tool.id}.${field}`).toBe(true);
+        const given = { ...required[tool.id], [field]: String(value) };
+        expect(tool.options.safeParse(given).success, `${tool.id}.${field}`).toBe(true);
         checked++;
       }
     }
@@ -158,6 +166,55 @@ describe('options from form fields', () => {
     expect(!pages.ok && pages.message).toContain('required');
     const ranges = parseOptions(findTool('pdf-split')!, { ranges: '1-3;7' });
     expect(ranges).toMatchObject({ ok: false, field: 'ranges' });
+  });
+
+  it('asks Protect PDF for the password to open, and refuses what the PDF standard could not keep', () => {
+    const protect = findTool('protect-pdf')!;
+    for (const fields of [{}, { userPassword: '' }]) {
+      const missing = parseOptions(protect, fields);
+      expect(missing).toMatchObject({ ok: false, code: 'invalid_option', field: 'userPassword' });
+      expect(!missing.ok && missing.message).toBe('The option "userPassword" is required.');
+    }
+    expect(parseOptions(protect, { userPassword: ' pass word ', ownerPassword: '' })).toEqual({
+      ok: true,
+      value: {
+        userPassword: ' pass word ',
+        allowPrint: true,
+        allowCopy: true,
+        allowModify: true,
+        allowAnnotate: true,
+        allowFillForms: true,
+      },
+    });
+    const refused = (fields: Record<string, string>) => {
+      const r = parseOptions(protect, { userPassword: 'secret', ...fields });
+      return r.ok ? undefined : { field: r.field, message: r.message };
+    };
+    expect(refused({ userPassword: 'two\nlines' })?.message).toContain('line breaks');
+    expect(refused({ userPassword: 'é'.repeat(64) })?.message).toContain('127 bytes');
+    expect(refused({ userPassword: 'a'.repeat(128) })?.field).toBe('userPassword');
+    expect(refused({ allowFillForms: 'false' })).toMatchObject({ field: 'allowFillForms' });
+    expect(refused({ allowFillForms: 'false', allowAnnotate: 'false' })).toBeUndefined();
+    expect(refused({ ownerPassword: 'secret', allowPrint: 'false' })).toMatchObject({ field: 'ownerPassword' });
+    expect(refused({ ownerPassword: 'secret' })).toBeUndefined(); // nothing withheld: nothing to lift
+    // Its passwords are form fields that hide what is typed; the API names them as passwords.
+    const secret = optionFields(protect).filter((f) => f.secret);
+    expect(secret.map((f) => [f.name, f.required])).toEqual([
+      ['userPassword', true],
+      ['ownerPassword', false],
+    ]);
+  });
+
+  it('names in each check only options the tool has', () => {
+    for (const tool of all) {
+      const { encrypted } = tool.checks;
+      if (!encrypted) continue;
+      const shape = (tool.options as unknown as { shape: Record<string, unknown> }).shape;
+      const named = [encrypted.password, encrypted.ownerPassword, ...Object.values(encrypted.permissions ?? {})];
+      for (const option of named.filter((o) => o !== undefined))
+        expect(shape, `${tool.id}: ${option}`).toHaveProperty(option!);
+      expect(Object.keys(encrypted.permissions ?? {}).sort()).toEqual([...pdfPermissions].sort());
+    }
   });
 
   it('counts files against each tool', () => {

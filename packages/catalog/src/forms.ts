@@ -18,6 +18,8 @@ export interface OptionField {
   max?: number;
   maxLength?: number;
   pattern?: string;
+  /** A password: a form hides what is typed and never offers to fill it in. */
+  secret?: boolean;
 }
 
 interface PropertySchema {
@@ -28,6 +30,7 @@ interface PropertySchema {
   maximum?: number;
   maxLength?: number;
   pattern?: string;
+  format?: string;
 }
 
 /** A tool's options as form fields, in the schema's order: the site's forms and the API docs read these. */
@@ -53,6 +56,7 @@ export function optionFields(tool: Tool): OptionField[] {
       ...(p.maximum !== undefined && { max: p.maximum }),
       ...(p.maxLength !== undefined && { maxLength: p.maxLength }),
       ...(p.pattern !== undefined && { pattern: p.pattern }),
+      ...(p.format === 'password' && { secret: true }),
     };
   });
 }

@@ -49,3 +49,51 @@ export const ocrLanguage = z
  * the language is pdf-ocr's.
  */
 export const readingOcr = { ocr: z.enum(['auto', 'off']).default('auto'), language: ocrLanguage };
+
+/**
+ * A password a PDF is protected with. AES-256 (R6) takes at most 127 bytes of UTF-8; control characters
+ * (line breaks, tabs) cannot be typed at a reader's prompt. Marked `format: password`, so that forms and
+ * OpenAPI clients hide what is typed.
+ */
+export const pdfPassword = (description: string) =>
+  z
+    .string()
+    .max(127)
+    .refine((v) => new TextEncoder().encode(v).length <= 127, { message: 'it must be at most 127 bytes in UTF-8' })
+    .refine((v) => !/\p{Cc}/u.test(v), { message: 'it must not hold line breaks, tabs or other control characters' })
+    .meta({ format: 'password', description });
+
+/**
+ * Protect PDF's options. `password` is every PDF tool's field for opening an encrypted input, so the new
+ * passwords have names of their own, the PDF standard's: the user password opens the file, the owner
+ * password may change what the user password allows. Each permission is granted unless turned off.
+ */
+export const protectOptions = z
+  .object({
+    userPassword: pdfPassword('The password that will open the PDF'),
+    ownerPassword: pdfPassword(
+      'The password that may change the permissions; when none is given, a random one no one holds',
+    ).optional(),
+    allowPrint: boolField(true),
+    allowCopy: boolField(true),
+    allowModify: boolField(true),
+    allowAnnotate: boolField(true),
+    allowFillForms: boolField(true),
+  })
+  .superRefine((o, ctx) => {
+    // The standard lets whoever may annotate also fill in forms: the one without the other cannot be kept.
+    if (o.allowAnnotate && !o.allowFillForms)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['allowFillForms'],
+        message:
+          'whoever may add comments may also fill in forms (the PDF standard ties them): allow filling in forms too, or turn off comments',
+      });
+    const withheld = !(o.allowPrint && o.allowCopy && o.allowModify && o.allowAnnotate && o.allowFillForms);
+    if (withheld && o.ownerPassword === o.userPassword)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ownerPassword'],
+        message: 'it must differ from userPassword, or whoever opens the PDF could lift the permissions',
+      });
+  });

@@ -30,8 +30,11 @@ export interface Tool {
   /** The usage count shown before any run is counted. */
   usage: number;
   service: ServiceName;
-  /** What the tool reads: file kinds and how many, or a web address. */
-  input: { kinds: readonly FileKind[]; min: number; max: number } | { url: true };
+  /**
+   * What the tool reads: file kinds and how many, or a web address. `damaged`: the tool repairs what it
+   * reads, so a PDF is any file a reader could recover one from, not only one that begins as a PDF.
+   */
+  input: { kinds: readonly FileKind[]; min: number; max: number; damaged?: boolean } | { url: true };
   output: ToolOutput;
   /** What every result must show before it is offered. */
   checks: ResultChecks;

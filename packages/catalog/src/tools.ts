@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { keepsEverything, keepsStreams, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
 import type { FileKind } from './kinds.ts';
-import { boolField, imagePageSize, noOptions, ocrLanguage, pageRanges, printOptions, readingOcr } from './options.ts';
+import {
+  boolField,
+  imagePageSize,
+  noOptions,
+  ocrLanguage,
+  pageRanges,
+  printOptions,
+  protectOptions,
+  readingOcr,
+} from './options.ts';
 import { defineTool, type ServiceName, type Tool } from './tool-definition.ts';
 
 const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
@@ -353,6 +362,47 @@ const definitions = [
       existingText: z.enum(['skip', 'redo']).default('skip'),
       pdfa: boolField(false),
     }),
+  }),
+  defineTool({
+    id: 'protect-pdf',
+    aliases: [],
+    name: 'Protect PDF',
+    description: 'Lock a PDF with a password, and choose what people who open it may do.',
+    icon: '🔒',
+    category: 'Security',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    checks: {
+      ...keepsStreams,
+      encrypted: {
+        password: 'userPassword',
+        ownerPassword: 'ownerPassword',
+        permissions: {
+          print: 'allowPrint',
+          copy: 'allowCopy',
+          modify: 'allowModify',
+          annotate: 'allowAnnotate',
+          fillForms: 'allowFillForms',
+        },
+      },
+    },
+    options: protectOptions,
+  }),
+  defineTool({
+    id: 'repair-pdf',
+    aliases: [],
+    name: 'Repair PDF',
+    description: 'Fix a damaged PDF so that it opens again, with every page and word that can be saved.',
+    icon: '🩹',
+    category: 'Utility',
+    usage: 0,
+    service: 'pdf-editor',
+    input: { ...onePdf, damaged: true },
+    output: 'pdf',
+    checks: { pages: 'recovered', text: 'kept', pixels: true, opens: 'clean' },
+    options: noOptions,
   }),
 ] as const;
 

@@ -43,6 +43,7 @@ function describeIssue(field: string, issue: z.core.$ZodIssue): string {
         ? `The option "${field}" is required.`
         : `The option "${field}" must be a ${issue.expected}.`;
     case 'invalid_format':
+    case 'custom':
       return `The option "${field}" is not valid: ${issue.message}.`;
     default:
       return `The option "${field}" is not valid.`;

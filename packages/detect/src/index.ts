@@ -1,3 +1,4 @@
+export * from './damaged-pdf.ts';
 export * from './file-start.ts';
 export * from './office-detect.ts';
 export * from './sniff.ts';

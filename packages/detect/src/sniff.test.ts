@@ -2,8 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { findTool } from '@quire/catalog';
+import { holdsPdf } from './damaged-pdf.ts';
 import { sniffKind } from './sniff.ts';
+import { uploadKind } from './upload-kind.ts';
 import { detectZipKind } from './zip-entries.ts';
 
 const corpus = new URL('../../../../shared/corpus/', import.meta.url).pathname;
@@ -44,5 +48,43 @@ z=zipfile.ZipFile(sys.argv[3],'w'); z.write(sys.argv[4],'other.txt'); z.close()`
     expect(await detectZipKind(join(dir, 'a.zip'))).toBe('html-zip');
     expect(await detectZipKind(join(dir, 'b.zip'))).toBe('zip');
     expect(await detectZipKind(join(dir, 'index.html'))).toBeUndefined();
+  });
+});
+
+describe('a damaged PDF, for a tool that repairs what it reads', () => {
+  const broken = (name: string) => join(corpus, 'pdf-broken', name);
+  const dir = mkdtempSync(join(tmpdir(), 'damaged-'));
+  const eleven = readFileSync(join(corpus, 'pdf/qpdf-11-pages.pdf'));
+  /** The same PDF with its first bytes lost, and with 5 KB of junk before its header. */
+  const headless = join(dir, 'headless.pdf');
+  writeFileSync(headless, eleven.subarray(9));
+  const buried = join(dir, 'buried.pdf');
+  writeFileSync(buried, Buffer.concat([Buffer.alloc(5000, 'x'), eleven]));
+
+  it.each([
+    ['pdfjs-bug1250079-garbage-trailer.pdf', true],
+    ['qpdf-leading-junk.pdf', true],
+    ['pdfplumber-zero-byte.pdf', false],
+    ['qpdf-bad1-oops.pdf', false],
+    ['qpdf-issue-335b.pdf', false],
+    ['qpdf-not-even-a-pdf.pdf', false],
+    ['renamed-docx-as.pdf', false],
+    ['renamed-html-as.pdf', false],
+    ['renamed-png-as.pdf', false],
+  ])('%s holds a PDF: %s', async (file, holds) => {
+    expect(await holdsPdf(broken(file))).toBe(holds);
+  });
+
+  it('is a PDF to Repair PDF when a reader could recover one, and to no other tool', async () => {
+    expect(await holdsPdf(headless)).toBe(true);
+    expect(await holdsPdf(buried)).toBe(true);
+    const repair = findTool('repair-pdf')!;
+    const rotate = findTool('rotate-pdf')!;
+    for (const file of [headless, buried]) {
+      expect(await uploadKind(repair, file)).toBe('pdf');
+      expect(await uploadKind(rotate, file)).toBeUndefined();
+    }
+    expect(await uploadKind(repair, broken('renamed-png-as.pdf'))).toBeUndefined();
+    expect(await uploadKind(repair, broken('pdfplumber-zero-byte.pdf'))).toBeUndefined();
   });
 });

@@ -48,6 +48,8 @@ export interface ToolInput {
   size: number;
   /** Whether the upload was an encrypted PDF; `path` is then its decrypted copy. */
   encrypted?: boolean;
+  /** The upload as it came, when `path` is its decrypted copy. */
+  upload?: string;
 }
 
 export interface ToolRequest {
@@ -73,6 +75,11 @@ function field(req: Request, name: string): string | undefined {
 /** The check's answer to a file of a kind the tool does not read, named as the client named it (cleaned). */
 export function unsupportedType(tool: Tool, name: string): ToolError {
   const wanted = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
+  if ('kinds' in tool.input && tool.input.damaged)
+    return new ToolError(
+      'unsupported_type',
+      `"${name}" holds no ${wanted}, not even a damaged one: there is nothing to repair.`,
+    );
   return new ToolError('unsupported_type', `"${name}" is not a file this tool can read (it takes ${wanted}).`);
 }
 

@@ -3,7 +3,7 @@ import { exec, timeLeft, ToolError, type Job } from '@quire/base';
 import { qpdf } from './qpdf.ts';
 
 /** Beyond this many pages, the count a PDF claims is checked against its page tree. */
-const claimedPagesTrusted = 2000;
+export const claimedPagesTrusted = 2000;
 
 /**
  * The pages a PDF claims (qpdf's --show-npages reads its /Count as stated), or, when the claim is large

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exec, mapLimit, timeLeft, type Job } from '@quire/base';
-import { believedPages, pageCountOrNaN } from './page-count.ts';
-import { parsePgm, renderPage } from './similarity.ts';
+import { believedPages, claimedPagesTrusted, pageCountOrNaN } from './page-count.ts';
+import { parsePgm, renderPage, type Grey } from './similarity.ts';
 
 /** A page rendered this small is enough to tell blank from not. */
 const blankDpi = 9;
@@ -33,14 +33,28 @@ export async function run(
 }
 
 /**
- * qpdf's full check and the page count in one run: undefined when the PDF does not open, NaN when it
+ * qpdf's full check and the page count in one run: the check's exit code (0 clean, 3 warnings: qpdf
+ * repaired something to read it), and the pages, undefined when the PDF does not open, NaN when it
  * opens but its pages cannot be counted.
  */
-async function openedPages(path: string, job: Job): Promise<number | undefined> {
+async function checkedPages(path: string, job: Job): Promise<{ code: number; pages: number | undefined }> {
   const { code, stdout } = await run(job, 'qpdf', ['--check', '--show-npages', path]);
-  if (code !== 0 && code !== 3) return undefined;
+  if (code !== 0 && code !== 3) return { code, pages: undefined };
   const last = stdout.trim().split('\n').at(-1) ?? '';
-  return /^\d+$/.test(last) ? believedPages(Number(last), path, job) : NaN;
+  return { code, pages: /^\d+$/.test(last) ? await believedPages(Number(last), path, job) : NaN };
+}
+
+/**
+ * The pages a PDF reader shows: Poppler's count, which it finds in files qpdf cannot read (a trailer
+ * lost, a page tree that loops). A count past what is trusted unchecked is taken from qpdf's walk of
+ * the page tree instead (see believedPages): a damaged or hostile file may claim billions. NaN when
+ * neither can tell.
+ */
+async function readerPageCount(path: string, job: Job): Promise<number> {
+  const { stdout } = await run(job, 'pdfinfo', [path]);
+  const claimed = Number(/^Pages:\s+(\d+)\s*$/m.exec(stdout)?.[1] ?? NaN);
+  if (claimed >= 1 && claimed <= claimedPagesTrusted) return claimed;
+  return pageCountOrNaN(path, job);
 }
 
 /**
@@ -105,18 +119,33 @@ export function spanOf(
 
 /** Whether a page renders to white (or one flat colour) only. */
 export async function pageIsBlank(path: string, page: number, job: Job): Promise<boolean> {
-  const grey = await renderPage(path, page, blankDpi, job);
-  return grey ? isFlat(grey.data) : false; // unrenderable pages are not called blank here; opening is checked apart
+  return judges.blank(await renderPage(path, page, blankDpi, job));
 }
 
-/** Which of several pages render blank: one pdftoppm over their span when that is cheaper (see spanOf). */
-async function blankPages(
+/**
+ * What a page rendered tiny is taken for: whether it is blank, or how it looks (`blank`, or a digest of
+ * its pixels: a page shown twice looks the same both times). An unrenderable page is not called blank
+ * here (opening is checked apart), and looks like no other.
+ */
+const judges = {
+  blank: (grey: Grey | undefined): boolean => (grey ? isFlat(grey.data) : false),
+  look: (grey: Grey | undefined): string =>
+    !grey
+      ? `unrendered ${randomUUID()}`
+      : isFlat(grey.data)
+        ? 'blank'
+        : createHash('sha256').update(`${grey.width}x${grey.height}`).update(grey.data).digest('hex'),
+};
+
+/** How several pages render, judged (see judges): one pdftoppm over their span when that is cheaper (see spanOf). */
+async function renderedPages<T>(
   path: string,
   pages: number[],
   bytesPerPage: number,
   job: Job,
   dir: string,
-): Promise<Map<number, boolean>> {
+  judge: (grey: Grey | undefined) => T,
+): Promise<Map<number, T>> {
   const span = spanOf(pages, bytesPerPage, renderedPageBytes);
   if (span) {
     const out = join(dir, `blank-${Math.random().toString(36).slice(2)}`);
@@ -126,15 +155,12 @@ async function blankPages(
     // Named p-7.pgm, p-07.pgm or p-007.pgm, padded to the document's page count.
     const rendered = new Map((await readdir(out)).map((f) => [Number(/-(\d+)\.pgm$/.exec(f)?.[1]), join(out, f)]));
     if (pages.every((p) => rendered.has(p))) {
-      const flat = async (p: number) => {
-        const grey = parsePgm(await readFile(rendered.get(p)!));
-        return grey ? isFlat(grey.data) : false;
-      };
-      return new Map(await Promise.all(pages.map(async (p) => [p, await flat(p)] as const)));
+      const judged = async (p: number) => judge(parsePgm(await readFile(rendered.get(p)!)));
+      return new Map(await Promise.all(pages.map(async (p) => [p, await judged(p)] as const)));
     }
   }
-  const blank = await mapLimit(pages, 2, (p) => pageIsBlank(path, p, job));
-  return new Map(pages.map((p, i) => [p, blank[i]!]));
+  const judged = await mapLimit(pages, 2, async (p) => judge(await renderPage(path, p, blankDpi, job)));
+  return new Map(pages.map((p, i) => [p, judged[i]!]));
 }
 
 /** Whether a rendered page is one flat colour. */
@@ -211,7 +237,8 @@ export interface PageRef {
   page: number;
 }
 
-export type PageReading = 'text' | 'blank';
+/** What is read of a page: its text, whether it is blank, or how it looks (see judges). */
+export type PageReading = 'text' | 'blank' | 'look';
 
 /**
  * What one check reads of its files, through the cache: openings, page counts, and pages' text and
@@ -237,9 +264,14 @@ export class PageReads {
     return this.cache.get(`${await fileKey(path)} ${what}`, read);
   }
 
-  /** A PDF's opening and page count (see openedPages). */
-  opened(path: string): Promise<number | undefined> {
-    return this.recall(path, 'opened', () => openedPages(path, this.job));
+  /** qpdf's full check of a PDF and its page count, in one run (see checkedPages). */
+  private checked(path: string): Promise<{ code: number; pages: number | undefined }> {
+    return this.recall(path, 'checked', () => checkedPages(path, this.job));
+  }
+
+  /** A PDF's opening and page count: undefined when it does not open, NaN when its pages cannot be counted. */
+  async opened(path: string): Promise<number | undefined> {
+    return (await this.checked(path)).pages;
   }
 
   /** A PDF's structure and page count, its streams left alone (see structurePages). */
@@ -271,8 +303,8 @@ export class PageReads {
   }
 
   /** Whether a PDF passes qpdf's full check without a warning: nothing in it had to be repaired. */
-  sound(path: string): Promise<boolean> {
-    return this.recall(path, 'sound', async () => (await run(this.job, 'qpdf', ['--check', path])).code === 0);
+  async sound(path: string): Promise<boolean> {
+    return (await this.checked(path)).code === 0;
   }
 
   /** PDFs' page counts, each NaN when qpdf cannot count it. */
@@ -280,19 +312,31 @@ export class PageReads {
     return Promise.all(paths.map((p) => this.recall(p, 'pages', () => pageCountOrNaN(p, this.job))));
   }
 
-  /** The pages' text or blankness, by file and page; a page read before in this job is not read again. */
+  /** PDFs' pages as a reader shows them (see readerPageCount), each NaN when none can count them. */
+  readerCount(paths: string[]): Promise<number[]> {
+    return Promise.all(paths.map((p) => this.recall(p, 'reader pages', () => readerPageCount(p, this.job))));
+  }
+
+  /** The pages' text, blankness or look, by file and page; a page read before in this job is not read again. */
   async pages<T extends PageReading>(
     refs: PageRef[],
     what: T,
-  ): Promise<Map<string, Map<number, T extends 'text' ? string : boolean>>> {
-    type Answer = T extends 'text' ? string : boolean;
+  ): Promise<Map<string, Map<number, T extends 'blank' ? boolean : string>>> {
+    type Answer = T extends 'blank' ? boolean : string;
     const readIn = (file: string, pages: number[], bytesPerPage: number) =>
       (what === 'text'
         ? pagesText(file, pages, bytesPerPage, this.job)
-        : blankPages(file, pages, bytesPerPage, this.job, this.dir)) as Promise<Map<number, Answer>>;
+        : renderedPages<unknown>(
+            file,
+            pages,
+            bytesPerPage,
+            this.job,
+            this.dir,
+            judges[what as 'blank' | 'look'],
+          )) as Promise<Map<number, Answer>>;
     // Pages too far apart to read in one run, and enough of them, are copied out and read there in one.
     const read = async (file: string, pages: number[], bytesPerPage: number) => {
-      const pageBytes = what === 'blank' ? renderedPageBytes : 0;
+      const pageBytes = what === 'text' ? 0 : renderedPageBytes;
       const worth = pages.length > copyCostRuns && !spanOf(pages, bytesPerPage, pageBytes);
       const copy = worth ? await this.copy(file, pages) : undefined;
       if (!copy) return readIn(file, pages, bytesPerPage);

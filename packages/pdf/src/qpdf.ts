@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exec, timeLeft, ToolError, type Job } from '@quire/base';
 
@@ -18,22 +18,33 @@ export async function qpdf(args: readonly string[], job: Job): Promise<string> {
 
 let passwordFiles = 0;
 
-/** A password reaches qpdf through a private file, never the process list. */
-async function passwordArg(password: string | undefined, job: Job): Promise<string[]> {
-  if (password === undefined || password === '') return [];
+/**
+ * Runs `work` with the qpdf arguments that give it a password: a private file, never the process list,
+ * removed once the work is done, so that a password is kept no longer than it is used. No password (or
+ * an empty one) gives no arguments.
+ */
+export async function withPassword<T>(
+  password: string | undefined,
+  job: Job,
+  work: (args: string[]) => Promise<T>,
+): Promise<T> {
+  if (password === undefined || password === '') return work([]);
   const file = join(job.workdir, `pw-${++passwordFiles}`);
   await writeFile(file, `${password}\n`, { mode: 0o600 });
-  return [`--password-file=${file}`];
+  try {
+    return await work([`--password-file=${file}`]);
+  } finally {
+    await rm(file, { force: true });
+  }
 }
 
 export type Encryption = 'none' | 'open' | 'locked';
 
 /** Whether a PDF is encrypted and whether this password (or none) opens it. */
 export async function encryption(path: string, password: string | undefined, job: Job): Promise<Encryption> {
-  const { code } = await exec('qpdf', ['--requires-password', ...(await passwordArg(password, job)), path], {
-    timeoutMs: timeLeft(job.deadline),
-    signal: job.signal,
-  });
+  const { code } = await withPassword(password, job, (pw) =>
+    exec('qpdf', ['--requires-password', ...pw, path], { timeoutMs: timeLeft(job.deadline), signal: job.signal }),
+  );
   // qpdf: 0 = a password is needed (none given, or the wrong one); 2 = not encrypted; 3 = opens.
   return code === 0 ? 'locked' : code === 3 ? 'open' : 'none';
 }
@@ -46,6 +57,6 @@ export async function openPdf(path: string, password: string | undefined, job: J
   const state = await encryption(path, password, job);
   if (state === 'locked') throw new ToolError(password ? 'wrong_password' : 'password_required');
   if (state === 'none') return path;
-  await qpdf([...(await passwordArg(password, job)), '--decrypt', path, out], job);
+  await withPassword(password, job, (pw) => qpdf([...pw, '--decrypt', path, out], job));
   return out;
 }

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -342,6 +342,104 @@ describe('verifyResult', () => {
       (e: unknown) => e,
     )) as VerificationError;
     expect(err.check).toBe('text');
+  });
+});
+
+describe('a protected result', () => {
+  const granted = { allowPrint: true, allowCopy: true, allowModify: true, allowAnnotate: true, allowFillForms: true };
+  /** `four` encrypted by qpdf's command line: `encrypt` is what follows --encrypt (passwords, bits, restrictions). */
+  const encrypted = (j: ReturnType<typeof job>, name: string, ...encrypt: string[]) => {
+    const out = join(j.workdir, name);
+    execFileSync('qpdf', ['--allow-weak-crypto', '--encrypt', ...encrypt, '--', four, out]);
+    return out;
+  };
+  const failure = async (result: string, options: Record<string, unknown>, j = job()) =>
+    ((await check('protect-pdf', [four], result, options, j).catch((e: unknown) => e)) as VerificationError).check;
+
+  it('needs the password, opens with it, and is checked decrypted as whoever opens it sees it', async () => {
+    const j = job();
+    const locked = encrypted(j, 'locked.pdf', 'pässwörd', 'owner', '256', '--print=none', '--extract=n');
+    const options = {
+      ...granted,
+      userPassword: 'pässwörd',
+      ownerPassword: 'owner',
+      allowPrint: false,
+      allowCopy: false,
+    };
+    expect(await check('protect-pdf', [four], locked, options, j)).toEqual([
+      'encrypted',
+      'permissions',
+      'opens',
+      'pages',
+      'text',
+      'pixels',
+    ]);
+    // No password file is left behind once the check is done.
+    expect(readdirSync(j.workdir).filter((f) => f.startsWith('pw-'))).toEqual([]);
+  });
+
+  it('catches a result that is not what was asked', async () => {
+    const j = job();
+    const options = { ...granted, userPassword: 'user', ownerPassword: 'owner' };
+    expect(await failure(four, options, j)).toBe('encrypted'); // not encrypted at all
+    expect(await failure(encrypted(j, 'other.pdf', 'other', 'owner', '256'), options, j)).toBe('encrypted');
+    expect(await failure(encrypted(j, 'aes128.pdf', 'user', 'owner', '128', '--use-aes=y'), options, j)).toBe(
+      'encrypted',
+    );
+    // Opens without a password: an empty user password.
+    expect(await failure(encrypted(j, 'empty.pdf', '', 'owner', '256'), options, j)).toBe('encrypted');
+    // The owner password given does not open it as owner.
+    expect(await failure(encrypted(j, 'owner.pdf', 'user', 'someone-else', '256'), options, j)).toBe('encrypted');
+    const printable = encrypted(j, 'printable.pdf', 'user', 'owner', '256');
+    expect(await failure(printable, { ...options, allowPrint: false }, j)).toBe('permissions');
+    const noForms = encrypted(j, 'no-forms.pdf', 'user', 'owner', '256', '--form=n');
+    expect(await failure(noForms, options, j)).toBe('permissions');
+    // Withheld, but the password to open it is the owner's too: whoever opens it may lift the restriction.
+    const same = encrypted(j, 'same.pdf', 'user', 'user', '256', '--print=none');
+    expect(await failure(same, { ...options, ownerPassword: undefined, allowPrint: false }, j)).toBe('permissions');
+    // The password in the options must be there to check with.
+    expect(await failure(printable, { ...granted }, j)).toBe('encrypted');
+  });
+});
+
+describe('pages recovered from a damaged input', () => {
+  const damaged = (name: string) => join(corpus, 'pdf-broken', name);
+  const repair = (input: string, result: string, j = job()) => check('repair-pdf', [input], result, {}, j);
+
+  it("keeps every page a reader shows, cleanly, and leaves out one a page tree's loop only shows again", async () => {
+    const j = job();
+    const junk = damaged('qpdf-append-xref-loop.pdf'); // 30 pages, its xref chain looping
+    const rebuilt = join(j.workdir, 'rebuilt.pdf');
+    spawnSync('qpdf', [junk, rebuilt]); // exit 3: repaired on the way
+    expect(await repair(junk, rebuilt, j)).toEqual(['opens', 'clean', 'pages', 'text', 'pixels']);
+    // Poppler shows this tree's one page twice; the repaired file holds it once.
+    const loop = damaged('pdfjs-Pages-tree-refs.pdf');
+    const once = join(j.workdir, 'once.pdf');
+    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=pdfwrite', `-sOutputFile=${once}`, loop]);
+    expect(await repair(loop, once, j)).toEqual(['opens', 'clean', 'pages', 'text', 'pixels']);
+  });
+
+  it('catches a result that needs repair itself, or lost a page or its words', async () => {
+    const j = job();
+    const failure = async (input: string, result: string) =>
+      ((await repair(input, result, j).catch((e: unknown) => e)) as VerificationError).check;
+    // qpdf keeps a stream it cannot decode as it was: the copy still warns.
+    const stream = damaged('qpdf-damaged-stream.pdf');
+    const copied = join(j.workdir, 'copied.pdf');
+    spawnSync('qpdf', [stream, copied]);
+    expect(await failure(stream, copied)).toBe('opens');
+    const junk = damaged('qpdf-append-xref-loop.pdf');
+    const short = join(j.workdir, 'short.pdf');
+    spawnSync('qpdf', [junk, '--pages', '.', '1-29', '--', short]);
+    expect(await failure(junk, short)).toBe('pages');
+    const swapped = join(j.workdir, 'swapped.pdf');
+    spawnSync('qpdf', [junk, '--pages', '.', '30,2-29,1', '--', swapped]);
+    expect(await failure(junk, swapped)).toBe('text');
+    // Nothing of this file is left for a reader to show: blank pages made from it are not pages recovered.
+    const husk = join(j.workdir, 'husk.pdf');
+    writeFileSync(husk, '%PDF-1.7\nnothing else survived\n');
+    expect(await failure(husk, broken(j.workdir).blank)).toBe('pages');
+    expect(await repair(husk, four, j)).toEqual(['opens', 'clean']);
   });
 });
 

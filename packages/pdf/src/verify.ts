@@ -1,16 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   expandPageRanges,
   pagesOf,
   parsePageRanges,
+  pdfPermissions,
+  type EncryptedResult,
   type FileKind,
+  type PdfPermission,
   type ResultChecks,
   type Tool,
 } from '@quire/catalog';
 import { mapLimit, ToolError, type Job, type Logger, type Metrics } from '@quire/base';
 import { listZip, sniffKind } from '@quire/detect';
 import { PageReads, run, type PageRef, type VerifyCache } from './page-reads.ts';
+import { encryption, withPassword } from './qpdf.ts';
 import { extractZip } from './zip.ts';
 
 /** A result that breaks a tool's promise; never offered. The check names what failed, for logs and metrics. */
@@ -95,7 +100,9 @@ function plan(checks: ResultChecks, inputPdfs: string[], inputPages: number[], o
   const pairs: PlannedPair[] = [];
   const sampled = (): PlannedPair[] => samplePageNumbers(pairs.length).map((i) => pairs[i - 1]!);
   switch (checks.pages) {
+    // Pages recovered are first expected to be the pages a reader shows, one for one (see planRecovered).
     case 'same':
+    case 'recovered':
       for (const p of all(inputPages[0]!)) pairs.push({ in: { file: first!, page: p }, out: { page: p } });
       return { pages: pairs.length, sample: sampled() };
     case 'sum':
@@ -154,7 +161,7 @@ export async function readInputsAhead(req: Omit<VerifyRequest, 'result'>): Promi
   const inputPdfs = pdfInputs(req);
   if (checks.pages === 'none' || inputPdfs.length === 0) return;
   const reads = new PageReads(req.job, req.cache);
-  const inputPages = await reads.count(inputPdfs);
+  const inputPages = await countInputs(checks, inputPdfs, reads);
   if (!checks.text || inputPages.some((n) => Number.isNaN(n))) return;
   inputPdfs.forEach((f, i) => reads.pageCounts.set(f, inputPages[i]!));
   const { sample } = plan(checks, inputPdfs, inputPages, req.options);
@@ -166,9 +173,18 @@ export async function readInputsAhead(req: Omit<VerifyRequest, 'result'>): Promi
 }
 
 /**
- * Checks a result against what its tool promises (the catalog's `checks`): that it opens, that its
- * pages follow from the input's, that no text went missing and no page went blank. Returns the names
- * of the checks passed; throws a VerificationError naming the first that failed.
+ * The inputs' page counts the comparison starts from: qpdf's, or for pages recovered from a damaged
+ * input the pages a reader shows (see PageReads.readerCount).
+ */
+function countInputs(checks: ResultChecks, inputPdfs: string[], reads: PageReads): Promise<number[]> {
+  return checks.pages === 'recovered' ? reads.readerCount(inputPdfs) : reads.count(inputPdfs);
+}
+
+/**
+ * Checks a result against what its tool promises (the catalog's `checks`): that a protected result
+ * needs its password and grants what was asked, that it opens (cleanly, when promised), that its pages
+ * follow from the input's, that no text went missing and no page went blank. Returns the names of the
+ * checks passed; throws a VerificationError naming the first that failed.
  */
 export async function verifyResult(req: VerifyRequest): Promise<string[]> {
   const reads = new PageReads(req.job, req.cache);
@@ -190,20 +206,39 @@ export async function verifyResult(req: VerifyRequest): Promise<string[]> {
 /** Starts a read that the check waits for before it ends, whether or not anything awaits it first. */
 type Ahead = <T>(work: Promise<T>) => Promise<T>;
 
-async function checkResult(req: VerifyRequest, reads: PageReads, ahead: Ahead): Promise<string[]> {
-  const checks = req.tool.checks;
-  const inputPdfs = pdfInputs(req);
-  const counting = checks.pages === 'none' ? Promise.resolve([]) : ahead(reads.count(inputPdfs));
+async function checkResult(given: VerifyRequest, reads: PageReads, ahead: Ahead): Promise<string[]> {
+  const checks = given.tool.checks;
+  const inputPdfs = pdfInputs(given);
+  const counting = checks.pages === 'none' ? Promise.resolve([]) : ahead(countInputs(checks, inputPdfs, reads));
+  const passed: string[] = [];
+
+  // 0. A protected result needs its password and grants what was asked; the rest is checked on it
+  // decrypted, as whoever opens it with that password sees it.
+  let req = given;
+  if (checks.encrypted) {
+    const plain = await ahead(unlockResult(given, checks.encrypted, reads));
+    req = { ...given, result: { ...given.result, path: plain } };
+    passed.push('encrypted', ...(checks.encrypted.permissions ? ['permissions'] : []));
+  }
 
   // 1. The output opens.
   const opening = await openResult(req, reads, ahead, counting);
   // The pages to compare follow from the inputs alone: they are read while the output is opened.
   const inputPages = await counting;
-  const comparison = planComparison(req, inputPdfs, inputPages, opening, reads, ahead);
+  // Pages recovered are compared once the output's are known: a reader may show pages that hold nothing.
+  const recovering = checks.pages === 'recovered';
+  const early = recovering ? undefined : planComparison(req, inputPdfs, inputPages, opening, reads, ahead);
   const outputPages = opening.pdf ? await opening.pdf : NaN;
   if (outputPages === undefined) throw new VerificationError('opens', 'qpdf --check failed');
+  passed.push('opens');
+  if (checks.opens === 'clean' && req.result.kind === 'pdf') {
+    if (!(await reads.sound(req.result.path))) throw new VerificationError('opens', 'qpdf --check warns');
+    passed.push('clean');
+  }
+  const comparison = recovering
+    ? await planRecovered(req, inputPdfs[0], inputPages[0], outputPages, reads, ahead)
+    : early;
   const parts = (await opening.parts) ?? [];
-  const passed = ['opens'];
   if (!comparison) return passed;
 
   // 2. Pages follow from the input's.
@@ -249,7 +284,12 @@ async function openResult(
   const { result, job } = req;
   if (result.kind === 'pdf')
     return {
-      pdf: ahead(req.tool.checks.streams === 'copied' ? openCopied(req, reads, counting) : reads.opened(result.path)),
+      pdf: ahead(
+        // A clean result is promised of every stream: its check is qpdf's full one.
+        req.tool.checks.streams === 'copied' && req.tool.checks.opens !== 'clean'
+          ? openCopied(req, reads, counting)
+          : reads.opened(result.path),
+      ),
     };
   if (result.kind === 'zip') {
     const names = await listZip(result.path).catch(() => undefined);
@@ -341,6 +381,132 @@ function planComparison(
   return { planned, ...(reading && { reading }) };
 }
 
+/** Beyond this many pages, a damaged input whose recovered pages are fewer is not read whole to tell why. */
+const recoveredPagesRead = 2000;
+
+/**
+ * The comparison of pages recovered from a damaged input (see ResultChecks.pages): the pages a reader
+ * shows, one for one, when the output has as many. Else the output must hold exactly, in order, those
+ * that show something of their own: words, or a drawing that is neither blank nor the look of a page
+ * shown before (a reader may show a page where a broken page tree points at nothing, or show one page
+ * twice where it loops). When no reader can count the input's pages there is nothing to compare with,
+ * and every page of the output must show something: a page made up of nothing is not one recovered.
+ */
+async function planRecovered(
+  req: VerifyRequest,
+  input: string | undefined,
+  inputPages: number | undefined,
+  outputPages: number,
+  reads: PageReads,
+  ahead: Ahead,
+): Promise<Comparison | undefined> {
+  if (!input || !Number.isInteger(outputPages)) return undefined;
+  if (!Number.isInteger(inputPages)) {
+    const refs = Array.from({ length: Math.min(outputPages, recoveredPagesRead) }, (_, i) => ({
+      file: req.result.path,
+      page: i + 1,
+    }));
+    reads.pageCounts.set(req.result.path, outputPages);
+    const [texts, blank] = await Promise.all([reads.pages(refs, 'text'), reads.pages(refs, 'blank')]);
+    const empty = refs.find(
+      ({ page }) => !wordsOf(texts.get(req.result.path)!.get(page)!).length && blank.get(req.result.path)!.get(page),
+    );
+    if (empty)
+      throw new VerificationError('pages', `page ${empty.page} holds nothing, and no reader shows the input's`);
+    return undefined;
+  }
+  const shown = inputPages!;
+  reads.pageCounts.set(input, shown);
+  const all = Array.from({ length: shown }, (_, i) => i + 1);
+  let kept = all;
+  if (outputPages !== shown) {
+    const what = `${outputPages} pages for the ${shown} a reader shows`;
+    if (shown > recoveredPagesRead) throw new VerificationError('pages', what);
+    const refs = all.map((page) => ({ file: input, page }));
+    const [texts, looks] = await Promise.all([reads.pages(refs, 'text'), reads.pages(refs, 'look')]);
+    const seen = new Set<string>();
+    kept = all.filter((p) => {
+      const look = looks.get(input)!.get(p)!;
+      const own = wordsOf(texts.get(input)!.get(p)!).length > 0 || (look !== 'blank' && !seen.has(look));
+      seen.add(look);
+      return own;
+    });
+    if (kept.length !== outputPages)
+      throw new VerificationError('pages', `${what}, ${kept.length} of them with something of their own`);
+  }
+  const pairs = kept.map((page, i): PlannedPair => ({ in: { file: input, page }, out: { page: i + 1 } }));
+  const planned: Plan = { pages: outputPages, sample: samplePageNumbers(pairs.length).map((i) => pairs[i - 1]!) };
+  const checks = req.tool.checks;
+  const reading = planned.sample.length
+    ? ahead(locate(planned, req.result.path, undefined, undefined, reads).then((p) => readSample(p, checks, reads)))
+    : undefined;
+  return { planned, ...(reading && { reading }) };
+}
+
+/** What qpdf --show-encryption calls each permission: granted when every one of its lines says allowed. */
+const permissionLines: Record<PdfPermission, string[]> = {
+  print: ['print low resolution', 'print high resolution'],
+  copy: ['extract for any purpose'],
+  modify: ['modify document assembly', 'modify other'],
+  annotate: ['modify annotations'],
+  fillForms: ['modify forms'],
+};
+
+/**
+ * qpdf's account of a PDF's encryption as this password opens it, or undefined when it does not open
+ * it. It repeats the user password: it is read here and never logged, nor put in an error.
+ */
+async function showEncryption(path: string, password: string, job: VerifyRequest['job']): Promise<string | undefined> {
+  const { code, stdout } = await withPassword(password, job, (pw) =>
+    run(job, 'qpdf', ['--show-encryption', ...pw, path]),
+  );
+  return code === 0 || code === 3 ? stdout : undefined;
+}
+
+/**
+ * Check 0 of a protected result (ResultChecks.encrypted): it does not open without a password, opens
+ * with the one its option holds, is AES-256 (R6), grants each permission exactly as its option says
+ * (and then not to the user password as owner), and opens as owner with the owner password when one
+ * was given. Returns the result decrypted with the password, for the other checks to read.
+ */
+async function unlockResult(req: VerifyRequest, promise: EncryptedResult, reads: PageReads): Promise<string> {
+  const { result, job, options } = req;
+  const fail = (detail: string, check = 'encrypted') => new VerificationError(check, detail);
+  const password = options[promise.password];
+  if (result.kind !== 'pdf') throw fail(`a ${result.kind} result is not a protected PDF`);
+  if (typeof password !== 'string' || password === '') throw fail(`no password in option ${promise.password}`);
+  const state = await encryption(result.path, undefined, job);
+  if (state !== 'locked') throw fail(state === 'none' ? 'the result is not encrypted' : 'it opens without a password');
+  const shown = await showEncryption(result.path, password, job);
+  if (shown === undefined) throw fail('its password does not open it');
+  if (!/^R = 6$/m.test(shown) || !/^stream encryption method: AESv3$/m.test(shown))
+    throw fail('it is not encrypted with AES-256');
+  const asOwner = /^Supplied password is owner password$/m.test(shown);
+  if (promise.permissions) {
+    for (const permission of pdfPermissions) {
+      const granted = options[promise.permissions[permission]] !== false;
+      const lines = permissionLines[permission].map((line) => new RegExp(`^${line}: (not )?allowed$`, 'm').exec(shown));
+      if (lines.some((m) => !m || (m[1] === undefined) !== granted))
+        throw fail(`${permission} is ${granted ? 'withheld' : 'granted'}`, 'permissions');
+    }
+    const withheld = pdfPermissions.some((p) => options[promise.permissions![p]] === false);
+    if (withheld && asOwner) throw fail('the password to open it is also the owner password', 'permissions');
+  }
+  const owner = promise.ownerPassword === undefined ? undefined : options[promise.ownerPassword];
+  if (typeof owner === 'string' && owner !== '' && owner !== password) {
+    const byOwner = await showEncryption(result.path, owner, job);
+    if (!byOwner || !/^Supplied password is owner password$/m.test(byOwner))
+      throw fail('the owner password does not open it as owner');
+  }
+  await mkdir(reads.dir, { recursive: true });
+  const plain = join(reads.dir, `decrypted-${randomUUID()}.pdf`);
+  const { code } = await withPassword(password, job, (pw) =>
+    run(job, 'qpdf', [...pw, '--decrypt', result.path, plain]),
+  );
+  if (code !== 0 && code !== 3) throw fail('it could not be decrypted with its password');
+  return plain;
+}
+
 /** Check 2: the output's pages (a PDF's, or a zip's entries and the sampled ones' pages) follow from the input's. */
 function checkPages(
   req: VerifyRequest,
@@ -356,6 +522,7 @@ function checkPages(
     case 'same':
     case 'sum':
     case 'kept':
+    case 'recovered':
       expectPages(output.pages, planned.pages!, 'output');
       break;
     case 'per-range': {

@@ -185,7 +185,7 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
     ctx.inputs.map(async (input, i) => {
       if (input.kind !== 'pdf') return input;
       const path = await openPdf(input.path, ctx.password, ctx, join(ctx.workdir, `plain-${i + 1}.pdf`));
-      return { ...input, path, encrypted: path !== input.path };
+      return { ...input, path, encrypted: path !== input.path, ...(path !== input.path && { upload: input.path }) };
     }),
   );
   // What the check will read of the inputs is read while the tool works; nothing runs on after the job.
