@@ -400,7 +400,7 @@ const definitions = [
     output: 'pdf',
     checks: keepsEverything,
     options: z.object({
-      mode: z.enum(['auto', 'margins', 'box']).default('auto'),
+      mode: z.enum(['trim', 'margins', 'box']).default('trim'),
       unit: z.enum(['mm', 'pt']).default('mm'),
       top: cropMargin,
       right: cropMargin,

@@ -22,7 +22,7 @@ export async function contentMargins(
   pages: number[],
   shown: (page: number) => { width: number; height: number },
 ): Promise<Map<number, Margins | undefined>> {
-  const dir = join(ctx.workdir, 'auto');
+  const dir = join(ctx.workdir, 'trim');
   await mkdir(dir);
   const [first, last] = [pages[0]!, pages.at(-1)!];
   const args = ['-q', '-cropbox', '-gray', '-r', String(dpi), '-f', String(first), '-l', String(last), path];

@@ -99,7 +99,7 @@ describe('crop-pdf', () => {
     expectCutOf(r.file, tracemonkey, 1, 50, 100);
   });
 
-  it('trims the white margins in auto mode, keeping everything drawn', async () => {
+  it('trims the white margins in trim mode, the default, keeping everything drawn', async () => {
     for (const [file, page] of [
       [tracemonkey, 1],
       [pdf('qpdf-11-pages.pdf'), 3],
@@ -107,7 +107,7 @@ describe('crop-pdf', () => {
     ] as const) {
       const r = await call('crop-pdf', [file], { pages: String(page) });
       expect(r.status, JSON.stringify(r.error)).toBe(200);
-      const [x, y, width, height] = (await cropBoxes(r.file))[page - 1]!;
+      const [x, y, width, height] = (await cropBoxes(r.file))[page - 1] as [number, number, number, number];
       expect(width * height, file).toBeLessThan(0.9 * 612 * 792);
       // Every word is inside the box.
       expect(shownWords(r.file, page).sort(), file).toEqual(shownWords(file, page).sort());
@@ -126,7 +126,7 @@ describe('crop-pdf', () => {
     }
   });
 
-  it('leaves a blank page as it is in auto mode', async () => {
+  it('leaves a blank page as it is in trim mode, the default', async () => {
     const doc = await PDFDocument.create();
     doc.addPage([300, 400]);
     const blank = join(scratch, 'blank.pdf');

@@ -9,7 +9,7 @@ import { askedMargins, type Margins } from './margins.ts';
 
 /**
  * Sets the crop box of each chosen page: the part shown now less the margins asked for (as the page
- * is seen, turned), around a box, or around what is drawn (`auto`). Nothing is removed from the
+ * is seen, turned), around a box, or around what is drawn (`trim`). Nothing is removed from the
  * pages' content: a viewer, a printer and the other tools show only the box.
  */
 export async function crop(ctx: ToolContext<ToolOptions<'crop-pdf'>>): Promise<ToolResult> {
@@ -20,7 +20,7 @@ export async function crop(ctx: ToolContext<ToolOptions<'crop-pdf'>>): Promise<T
     ctx.options.pages === undefined ? pages.map((_, i) => i + 1) : pagesIn(ctx.options.pages, pages.length, 'pages');
   const views = new Map(chosen.map((p) => [p, pageView(pages[p - 1]!)]));
   const margins =
-    ctx.options.mode === 'auto'
+    ctx.options.mode === 'trim'
       ? await contentMargins(ctx, source, chosen, (p) => views.get(p)!)
       : new Map(chosen.map((p) => [p, askedMargins(ctx.options, p, views.get(p)!.width, views.get(p)!.height)]));
   let cropped = 0;
