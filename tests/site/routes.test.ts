@@ -184,9 +184,17 @@ describe('header and footer', () => {
       ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'].map((id) => `/tools/${id}`),
     );
     expect(await menuLinks(2)).toEqual(
-      ['pdf-merge', 'pdf-split', 'pdf-compress', 'pdf-unlock', 'add-watermark', 'rotate-pdf', 'pdf-page-remove'].map(
-        (id) => `/tools/${id}`,
-      ),
+      [
+        'pdf-merge',
+        'pdf-split',
+        'pdf-compress',
+        'pdf-unlock',
+        'add-watermark',
+        'rotate-pdf',
+        'pdf-page-remove',
+        'add-page-numbers',
+        'crop-pdf',
+      ].map((id) => `/tools/${id}`),
     );
     // The menus open on hover.
     const firstMenu = menus.nth(0);

@@ -49,3 +49,6 @@ export const ocrLanguage = z
  * the language is pdf-ocr's.
  */
 export const readingOcr = { ocr: z.enum(['auto', 'off']).default('auto'), language: ocrLanguage };
+
+/** A side's margin to crop, in the tool's unit; a margin the page cannot lose is refused by the tool, per page. */
+export const cropMargin = z.coerce.number().min(0).max(10000).default(0);

@@ -7,7 +7,17 @@ export const headerMenus = [
   { group: 'Extract', tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'] },
   {
     group: 'Edit',
-    tools: ['pdf-merge', 'pdf-split', 'pdf-compress', 'pdf-unlock', 'add-watermark', 'rotate-pdf', 'pdf-page-remove'],
+    tools: [
+      'pdf-merge',
+      'pdf-split',
+      'pdf-compress',
+      'pdf-unlock',
+      'add-watermark',
+      'rotate-pdf',
+      'pdf-page-remove',
+      'add-page-numbers',
+      'crop-pdf',
+    ],
   },
 ] as const satisfies readonly { group: Category; tools: readonly ToolId[] }[];
 
@@ -44,6 +54,8 @@ export const searchTools = [
   'pdf-compress',
   'pdf-unlock',
   'pdf-ocr',
+  'add-page-numbers',
+  'crop-pdf',
 ] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these. */

@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { keepsEverything, keepsStreams, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
 import type { FileKind } from './kinds.ts';
-import { boolField, imagePageSize, noOptions, ocrLanguage, pageRanges, printOptions, readingOcr } from './options.ts';
+import {
+  boolField,
+  cropMargin,
+  imagePageSize,
+  noOptions,
+  ocrLanguage,
+  pageRanges,
+  printOptions,
+  readingOcr,
+} from './options.ts';
 import { defineTool, type ServiceName, type Tool } from './tool-definition.ts';
 
 const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
@@ -352,6 +361,59 @@ const definitions = [
       rotate: boolField(false),
       existingText: z.enum(['skip', 'redo']).default('skip'),
       pdfa: boolField(false),
+    }),
+  }),
+  defineTool({
+    id: 'add-page-numbers',
+    aliases: [],
+    name: 'Add Page Numbers',
+    description: 'Number the pages of a PDF, in the corner and style you choose.',
+    icon: '🔢',
+    category: 'Edit',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    checks: keepsEverything,
+    options: z.object({
+      position: z
+        .enum(['top-left', 'top-center', 'top-right', 'bottom-left', 'bottom-center', 'bottom-right'])
+        .default('bottom-center'),
+      format: z.enum(['number', 'page-of-total', 'roman-lower', 'roman-upper']).default('number'),
+      start: z.coerce.number().int().min(1).max(3999).default(1),
+      fontSize: z.coerce.number().min(4).max(72).default(11),
+      margin: z.coerce.number().min(0).max(100).default(10),
+      direction: z.enum(['ltr', 'rtl']).default('ltr'),
+      pages: pageRanges('Pages').optional(),
+    }),
+  }),
+  defineTool({
+    id: 'crop-pdf',
+    aliases: [],
+    name: 'Crop PDF',
+    description: 'Trim the margins of PDF pages, by hand or automatically.',
+    icon: '✂️',
+    category: 'Edit',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    checks: keepsEverything,
+    options: z.object({
+      mode: z.enum(['trim', 'margins', 'box']).default('trim'),
+      unit: z.enum(['mm', 'pt']).default('mm'),
+      top: cropMargin,
+      right: cropMargin,
+      bottom: cropMargin,
+      left: cropMargin,
+      box: z
+        .string()
+        .trim()
+        .regex(/^\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){3}$/, {
+          message: 'it must be four numbers: left, top, width and height',
+        })
+        .optional(),
+      pages: pageRanges('Pages').optional(),
     }),
   }),
 ] as const;
