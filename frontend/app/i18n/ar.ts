@@ -179,6 +179,7 @@ export const ar: Translation = {
     ocr: 'قراءة الصفحات الممسوحة ضوئيًا (OCR)',
     auto: 'الصفحات التي لا تحتوي على نص',
     off: 'إيقاف',
+    plan: 'خطة الصفحات',
   },
   workflow: {
     title: 'منشئ سير العمل',
@@ -378,6 +379,14 @@ export const ar: Translation = {
     'pdf-ocr': {
       name: 'التعرف الضوئي على PDF',
       description: 'اجعل ملف PDF الممسوح ضوئيًا أو صورة الصفحة قابلًا للبحث، بنص يمكنك تحديده ونسخه.',
+    },
+    'organize-pdf': {
+      name: 'تنظيم PDF',
+      description: 'أعد ترتيب صفحات PDF وتدويرها وتكرارها وحذفها وأضف صفحات فارغة دفعة واحدة، بخطة صفحات واحدة.',
+    },
+    'markdown-to-pdf': {
+      name: 'Markdown إلى PDF',
+      description: 'حوّل ملف Markdown إلى مستند PDF نظيف وجاهز للطباعة.',
     },
   },
   errors: {

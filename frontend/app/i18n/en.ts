@@ -183,6 +183,7 @@ export const en = {
     ocr: 'Read scanned pages (OCR)',
     auto: 'Pages without text',
     off: 'Off',
+    plan: 'Page plan',
   },
   notFound: {
     title: 'Page Not Found',

@@ -179,6 +179,7 @@ export const es: Translation = {
     ocr: 'Leer páginas escaneadas (OCR)',
     auto: 'Páginas sin texto',
     off: 'No',
+    plan: 'Plan de páginas',
   },
   workflow: {
     title: 'Creador de flujos de trabajo',
@@ -389,6 +390,15 @@ export const es: Translation = {
       name: 'OCR de PDF',
       description:
         'Convierte un PDF escaneado o la foto de una página en un PDF con texto que puedes buscar, seleccionar y copiar.',
+    },
+    'organize-pdf': {
+      name: 'Organizar PDF',
+      description:
+        'Reordena, gira, duplica, elimina y añade páginas en blanco a un PDF de una sola vez, con un plan de páginas.',
+    },
+    'markdown-to-pdf': {
+      name: 'Markdown a PDF',
+      description: 'Convierte un archivo Markdown en un documento PDF limpio, listo para imprimir.',
     },
   },
   errors: {

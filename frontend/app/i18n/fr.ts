@@ -180,6 +180,7 @@ export const fr: Translation = {
     ocr: 'Lire les pages numérisées (OCR)',
     auto: 'Pages sans texte',
     off: 'Non',
+    plan: 'Plan des pages',
   },
   workflow: {
     title: 'Créateur de workflows',
@@ -406,6 +407,15 @@ export const fr: Translation = {
       name: 'OCR PDF',
       description:
         'Rendez consultable un PDF numérisé ou la photo d’une page, avec un texte que vous pouvez rechercher, sélectionner et copier.',
+    },
+    'organize-pdf': {
+      name: 'Organiser un PDF',
+      description:
+        'Réordonnez, faites pivoter, dupliquez, supprimez des pages et ajoutez des pages blanches en une fois, avec un plan de pages.',
+    },
+    'markdown-to-pdf': {
+      name: 'Markdown en PDF',
+      description: 'Transformez un fichier Markdown en un document PDF propre, prêt à imprimer.',
     },
   },
   errors: {

@@ -178,6 +178,7 @@ export const hi: Translation = {
     ocr: 'स्कैन किए गए पेज पढ़ें (OCR)',
     auto: 'बिना टेक्स्ट वाले पेज',
     off: 'बंद',
+    plan: 'पेज योजना',
   },
   workflow: {
     title: 'वर्कफ़्लो बिल्डर',
@@ -389,6 +390,14 @@ export const hi: Translation = {
     'pdf-ocr': {
       name: 'PDF OCR',
       description: 'स्कैन किए गए PDF या किसी पेज की फ़ोटो को खोजने योग्य बनाएँ, ऐसे टेक्स्ट के साथ जिसे आप चुन और कॉपी कर सकें।',
+    },
+    'organize-pdf': {
+      name: 'PDF व्यवस्थित करें',
+      description: 'एक पेज योजना से PDF के पेजों को एक बार में क्रम बदलें, घुमाएँ, दोहराएँ, हटाएँ और खाली पेज जोड़ें।',
+    },
+    'markdown-to-pdf': {
+      name: 'Markdown से PDF',
+      description: 'Markdown फ़ाइल को प्रिंट के लिए तैयार साफ़ PDF दस्तावेज़ में बदलें।',
     },
   },
   errors: {

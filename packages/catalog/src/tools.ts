@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { keepsEverything, keepsStreams, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
 import type { FileKind } from './kinds.ts';
-import { boolField, imagePageSize, noOptions, ocrLanguage, pageRanges, printOptions, readingOcr } from './options.ts';
+import {
+  boolField,
+  imagePageSize,
+  noOptions,
+  ocrLanguage,
+  pagePlan,
+  pageRanges,
+  printOptions,
+  readingOcr,
+} from './options.ts';
 import { defineTool, type ServiceName, type Tool } from './tool-definition.ts';
 
 const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
@@ -353,6 +362,34 @@ const definitions = [
       existingText: z.enum(['skip', 'redo']).default('skip'),
       pdfa: boolField(false),
     }),
+  }),
+  defineTool({
+    id: 'organize-pdf',
+    aliases: [],
+    name: 'Organize PDF',
+    description: 'Reorder, rotate, duplicate, delete and add blank pages of a PDF in one go, from one page plan.',
+    icon: '🗂️',
+    category: 'Edit',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    checks: { pages: 'planned', text: 'kept', pixels: true, streams: 'copied' },
+    options: z.object({ plan: pagePlan }),
+  }),
+  defineTool({
+    id: 'markdown-to-pdf',
+    aliases: [],
+    name: 'Markdown to PDF',
+    description: 'Print a Markdown file, or a zip of one with its images, as a clean PDF document.',
+    icon: '📝',
+    category: 'Convert',
+    usage: 0,
+    service: 'renderer',
+    input: one('md', 'zip'),
+    output: 'pdf',
+    checks: makesPages,
+    options: printOptions,
   }),
 ] as const;
 
