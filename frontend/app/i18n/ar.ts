@@ -206,6 +206,7 @@ export const ar: Translation = {
     right: 'اليمين',
     bottom: 'الأسفل',
     left: 'اليسار',
+    plan: 'خطة الصفحات',
   },
   workflow: {
     title: 'منشئ سير العمل',
@@ -413,6 +414,14 @@ export const ar: Translation = {
     'crop-pdf': {
       name: 'قص PDF',
       description: 'قص هوامش صفحات ملف PDF يدويًا أو تلقائيًا.',
+    },
+    'organize-pdf': {
+      name: 'تنظيم PDF',
+      description: 'أعد ترتيب صفحات PDF وتدويرها وتكرارها وحذفها وأضف صفحات فارغة دفعة واحدة، بخطة صفحات واحدة.',
+    },
+    'markdown-to-pdf': {
+      name: 'Markdown إلى PDF',
+      description: 'حوّل ملف Markdown إلى مستند PDF نظيف وجاهز للطباعة.',
     },
   },
   errors: {

@@ -210,6 +210,7 @@ export const en = {
     right: 'Right',
     bottom: 'Bottom',
     left: 'Left',
+    plan: 'Page plan',
   },
   notFound: {
     title: 'Page Not Found',

@@ -206,6 +206,7 @@ export const es: Translation = {
     right: 'Derecha',
     bottom: 'Abajo',
     left: 'Izquierda',
+    plan: 'Plan de páginas',
   },
   workflow: {
     title: 'Creador de flujos de trabajo',
@@ -424,6 +425,15 @@ export const es: Translation = {
     'crop-pdf': {
       name: 'Recortar PDF',
       description: 'Recorta los márgenes de las páginas de un PDF, a mano o automáticamente.',
+    },
+    'organize-pdf': {
+      name: 'Organizar PDF',
+      description:
+        'Reordena, gira, duplica, elimina y añade páginas en blanco a un PDF de una sola vez, con un plan de páginas.',
+    },
+    'markdown-to-pdf': {
+      name: 'Markdown a PDF',
+      description: 'Convierte un archivo Markdown en un documento PDF limpio, listo para imprimir.',
     },
   },
   errors: {

@@ -207,6 +207,7 @@ export const fr: Translation = {
     right: 'Droite',
     bottom: 'Bas',
     left: 'Gauche',
+    plan: 'Plan des pages',
   },
   workflow: {
     title: 'Créateur de workflows',
@@ -441,6 +442,15 @@ export const fr: Translation = {
     'crop-pdf': {
       name: 'Rogner un PDF',
       description: 'Rogne les marges des pages d’un PDF, à la main ou automatiquement.',
+    },
+    'organize-pdf': {
+      name: 'Organiser un PDF',
+      description:
+        'Réordonnez, faites pivoter, dupliquez, supprimez des pages et ajoutez des pages blanches en une fois, avec un plan de pages.',
+    },
+    'markdown-to-pdf': {
+      name: 'Markdown en PDF',
+      description: 'Transformez un fichier Markdown en un document PDF propre, prêt à imprimer.',
     },
   },
   errors: {

@@ -205,6 +205,7 @@ export const hi: Translation = {
     right: 'दाएँ',
     bottom: 'नीचे',
     left: 'बाएँ',
+    plan: 'पेज योजना',
   },
   workflow: {
     title: 'वर्कफ़्लो बिल्डर',
@@ -424,6 +425,14 @@ export const hi: Translation = {
     'crop-pdf': {
       name: 'PDF क्रॉप करें',
       description: 'PDF के पेजों के हाशिये हाथ से या अपने-आप काटें।',
+    },
+    'organize-pdf': {
+      name: 'PDF व्यवस्थित करें',
+      description: 'एक पेज योजना से PDF के पेजों को एक बार में क्रम बदलें, घुमाएँ, दोहराएँ, हटाएँ और खाली पेज जोड़ें।',
+    },
+    'markdown-to-pdf': {
+      name: 'Markdown से PDF',
+      description: 'Markdown फ़ाइल को प्रिंट के लिए तैयार साफ़ PDF दस्तावेज़ में बदलें।',
     },
   },
   errors: {

@@ -51,7 +51,8 @@ describe('the tool catalog', () => {
   it('gives every option default a value its own schema accepts', () => {
     let checked = 0;
     for (const tool of all) {
-      if (tool.id !== 'pdf-page-remove') expect(tool.options.safeParse({}).success, tool.id).toBe(true);
+      if (!['pdf-page-remove', 'organize-pdf'].includes(tool.id))
+        expect(tool.options.safeParse({}).success, tool.id).toBe(true);
       const { properties = {} } = z.toJSONSchema(tool.options, { io: 'input', unrepresentable: 'any' }) as {
         properties?: Record<string, { default?: unknown }>;
       };
@@ -64,6 +65,7 @@ describe('the tool catalog', () => {
     }
     expect(checked).toBeGreaterThanOrEqual(15);
     expect(findTool('pdf-page-remove')!.options.safeParse({}).success).toBe(false); // pages is required
+    expect(findTool('organize-pdf')!.options.safeParse({}).success).toBe(false); // plan is required
     expect(findTool('add-watermark')!.options.parse({})).toEqual({
       text: 'CONFIDENTIAL',
       opacity: 0.3,

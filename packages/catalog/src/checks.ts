@@ -4,7 +4,8 @@
  *   `same` as the input; `sum` of all inputs in order; `kept` the input's less the `pages` option;
  *   `per-range` a zip with one PDF per range of the `ranges` option (every page by default);
  *   `per-page` a zip with one image per input page; `per-file` at least one page per input file;
- *   `some` at least one page; `none` the output is not paged.
+ *   `some` at least one page; `none` the output is not paged; `planned` the pages the `plan` option
+ *   lists (see page-plan.ts), in its order, its blank pages compared with nothing.
  * - text: `kept` every word of each mapped input page is still on its output page; `added` the same,
  *   and the tool's `text` option appears on every page.
  * - pixels: no output page is blank where its input page was not.
@@ -15,7 +16,7 @@
  *   (`qpdf --check`), as a tool that rewrote streams (compress, repair) needs.
  */
 export interface ResultChecks {
-  pages: 'same' | 'sum' | 'kept' | 'per-range' | 'per-page' | 'per-file' | 'some' | 'none';
+  pages: 'same' | 'sum' | 'kept' | 'per-range' | 'per-page' | 'per-file' | 'some' | 'none' | 'planned';
   text?: 'kept' | 'added';
   pixels?: boolean;
   streams?: 'copied';

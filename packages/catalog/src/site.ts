@@ -3,7 +3,10 @@ import type { ToolId } from './tools.ts';
 
 /** The header's tool menus. The watermark tool appears under its canonical id. */
 export const headerMenus = [
-  { group: 'Convert', tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr'] },
+  {
+    group: 'Convert',
+    tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr', 'markdown-to-pdf'],
+  },
   { group: 'Extract', tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'] },
   {
     group: 'Edit',
@@ -17,6 +20,7 @@ export const headerMenus = [
       'pdf-page-remove',
       'add-page-numbers',
       'crop-pdf',
+      'organize-pdf',
     ],
   },
 ] as const satisfies readonly { group: Category; tools: readonly ToolId[] }[];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   expandPageRanges,
   pagesOf,
+  pagesOfPlan,
   parsePageRanges,
   type FileKind,
   type ResultChecks,
@@ -107,6 +108,13 @@ function plan(checks: ResultChecks, inputPdfs: string[], inputPages: number[], o
       for (const q of all(inputPages[0]!).filter((p) => !removed.has(p)))
         pairs.push({ in: { file: first!, page: q }, out: { page: pairs.length + 1 } });
       return { pages: pairs.length, sample: sampled() };
+    }
+    case 'planned': {
+      const planned = pagesOfPlan(String(options.plan), inputPages[0]!);
+      planned.forEach((p, i) => {
+        if (!('blank' in p)) pairs.push({ in: { file: first!, page: p.page }, out: { page: i + 1 } });
+      });
+      return { pages: planned.length, sample: sampled() };
     }
     case 'per-range': {
       const ranges =
@@ -356,6 +364,7 @@ function checkPages(
     case 'same':
     case 'sum':
     case 'kept':
+    case 'planned':
       expectPages(output.pages, planned.pages!, 'output');
       break;
     case 'per-range': {
