@@ -181,7 +181,9 @@ describe('header and footer', () => {
       ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr'].map((id) => `/tools/${id}`),
     );
     expect(await menuLinks(1)).toEqual(
-      ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'].map((id) => `/tools/${id}`),
+      ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images', 'extract-images'].map(
+        (id) => `/tools/${id}`,
+      ),
     );
     expect(await menuLinks(2)).toEqual(
       ['pdf-merge', 'pdf-split', 'pdf-compress', 'pdf-unlock', 'add-watermark', 'rotate-pdf', 'pdf-page-remove'].map(

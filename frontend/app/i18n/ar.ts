@@ -379,6 +379,10 @@ export const ar: Translation = {
       name: 'التعرف الضوئي على PDF',
       description: 'اجعل ملف PDF الممسوح ضوئيًا أو صورة الصفحة قابلًا للبحث، بنص يمكنك تحديده ونسخه.',
     },
+    'extract-images': {
+      name: 'استخراج الصور من PDF',
+      description: 'احفظ كل صورة مضمّنة في ملف PDF في ملف مستقل: الصور الفوتوغرافية بصيغة JPEG والباقي بصيغة PNG.',
+    },
   },
   errors: {
     unknown_tool: 'هذه الأداة غير موجودة.',

@@ -390,6 +390,11 @@ export const es: Translation = {
       description:
         'Convierte un PDF escaneado o la foto de una página en un PDF con texto que puedes buscar, seleccionar y copiar.',
     },
+    'extract-images': {
+      name: 'Extraer imágenes de PDF',
+      description:
+        'Guarda cada imagen incrustada en un PDF como un archivo propio: las fotos en JPEG y el resto en PNG.',
+    },
   },
   errors: {
     unknown_tool: 'Esta herramienta no existe.',

@@ -407,6 +407,11 @@ export const fr: Translation = {
       description:
         'Rendez consultable un PDF numérisé ou la photo d’une page, avec un texte que vous pouvez rechercher, sélectionner et copier.',
     },
+    'extract-images': {
+      name: 'Extraire les images d’un PDF',
+      description:
+        'Enregistrez chaque image intégrée à un PDF dans un fichier à part : les photos en JPEG, le reste en PNG.',
+    },
   },
   errors: {
     unknown_tool: 'Cet outil n’existe pas.',

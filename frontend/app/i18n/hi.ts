@@ -390,6 +390,10 @@ export const hi: Translation = {
       name: 'PDF OCR',
       description: 'स्कैन किए गए PDF या किसी पेज की फ़ोटो को खोजने योग्य बनाएँ, ऐसे टेक्स्ट के साथ जिसे आप चुन और कॉपी कर सकें।',
     },
+    'extract-images': {
+      name: 'PDF से चित्र निकालें',
+      description: 'PDF में जुड़े हर चित्र को अलग फ़ाइल के रूप में सहेजें: फ़ोटो JPEG में, बाकी PNG में।',
+    },
   },
   errors: {
     unknown_tool: 'यह टूल मौजूद नहीं है।',

@@ -4,7 +4,10 @@ import type { ToolId } from './tools.ts';
 /** The header's tool menus. The watermark tool appears under its canonical id. */
 export const headerMenus = [
   { group: 'Convert', tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr'] },
-  { group: 'Extract', tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'] },
+  {
+    group: 'Extract',
+    tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images', 'extract-images'],
+  },
   {
     group: 'Edit',
     tools: ['pdf-merge', 'pdf-split', 'pdf-compress', 'pdf-unlock', 'add-watermark', 'rotate-pdf', 'pdf-page-remove'],
@@ -44,6 +47,7 @@ export const searchTools = [
   'pdf-compress',
   'pdf-unlock',
   'pdf-ocr',
+  'extract-images',
 ] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these. */
