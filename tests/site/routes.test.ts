@@ -183,7 +183,9 @@ describe('header and footer', () => {
       ),
     );
     expect(await menuLinks(1)).toEqual(
-      ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'].map((id) => `/tools/${id}`),
+      ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images', 'extract-images'].map(
+        (id) => `/tools/${id}`,
+      ),
     );
     expect(await menuLinks(2)).toEqual(
       [

@@ -423,6 +423,10 @@ export const ar: Translation = {
       name: 'Markdown إلى PDF',
       description: 'حوّل ملف Markdown إلى مستند PDF نظيف وجاهز للطباعة.',
     },
+    'extract-images': {
+      name: 'استخراج الصور من PDF',
+      description: 'احفظ كل صورة مضمّنة في ملف PDF في ملف مستقل: الصور الفوتوغرافية بصيغة JPEG والباقي بصيغة PNG.',
+    },
   },
   errors: {
     unknown_tool: 'هذه الأداة غير موجودة.',

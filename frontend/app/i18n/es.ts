@@ -435,6 +435,11 @@ export const es: Translation = {
       name: 'Markdown a PDF',
       description: 'Convierte un archivo Markdown en un documento PDF limpio, listo para imprimir.',
     },
+    'extract-images': {
+      name: 'Extraer imágenes de PDF',
+      description:
+        'Guarda cada imagen incrustada en un PDF como un archivo propio: las fotos en JPEG y el resto en PNG.',
+    },
   },
   errors: {
     unknown_tool: 'Esta herramienta no existe.',

@@ -452,6 +452,11 @@ export const fr: Translation = {
       name: 'Markdown en PDF',
       description: 'Transformez un fichier Markdown en un document PDF propre, prêt à imprimer.',
     },
+    'extract-images': {
+      name: 'Extraire les images d’un PDF',
+      description:
+        'Enregistrez chaque image intégrée à un PDF dans un fichier à part : les photos en JPEG, le reste en PNG.',
+    },
   },
   errors: {
     unknown_tool: 'Cet outil n’existe pas.',

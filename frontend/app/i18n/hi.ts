@@ -434,6 +434,10 @@ export const hi: Translation = {
       name: 'Markdown से PDF',
       description: 'Markdown फ़ाइल को प्रिंट के लिए तैयार साफ़ PDF दस्तावेज़ में बदलें।',
     },
+    'extract-images': {
+      name: 'PDF से चित्र निकालें',
+      description: 'PDF में जुड़े हर चित्र को अलग फ़ाइल के रूप में सहेजें: फ़ोटो JPEG में, बाकी PNG में।',
+    },
   },
   errors: {
     unknown_tool: 'यह टूल मौजूद नहीं है।',

@@ -7,7 +7,10 @@ export const headerMenus = [
     group: 'Convert',
     tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr', 'markdown-to-pdf'],
   },
-  { group: 'Extract', tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'] },
+  {
+    group: 'Extract',
+    tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images', 'extract-images'],
+  },
   {
     group: 'Edit',
     tools: [
@@ -60,6 +63,7 @@ export const searchTools = [
   'pdf-ocr',
   'add-page-numbers',
   'crop-pdf',
+  'extract-images',
 ] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these. */

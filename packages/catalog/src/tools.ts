@@ -445,6 +445,20 @@ const definitions = [
     checks: makesPages,
     options: printOptions,
   }),
+  defineTool({
+    id: 'extract-images',
+    aliases: [],
+    name: 'Extract Images from PDF',
+    description: 'Save every image embedded in a PDF as a file of its own: photos as JPEG, the rest as PNG.',
+    icon: '🏞️',
+    category: 'Extract',
+    usage: 0,
+    service: 'image',
+    input: onePdf,
+    output: 'zip',
+    checks: notPaged,
+    options: noOptions,
+  }),
 ] as const;
 
 export const tools: readonly Tool[] = definitions;
