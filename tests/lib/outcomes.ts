@@ -17,7 +17,11 @@ export function toolsFor(kind: FileKind): Tool[] {
 }
 
 /** Options a tool cannot run without. */
-export const requiredFields: Record<string, Record<string, string>> = { 'pdf-page-remove': { pages: '1' } };
+export const requiredFields: Record<string, Record<string, string>> = {
+  'pdf-page-remove': { pages: '1' },
+  // The first page twice, the second time turned: a plan any PDF has the pages for.
+  'organize-pdf': { plan: '1,1r90' },
+};
 
 /** The part an Office package cannot be without, by kind. */
 const mainPart: Partial<Record<FileKind, string>> = {

@@ -440,7 +440,7 @@ const definitions = [
     category: 'Convert',
     usage: 0,
     service: 'renderer',
-    input: one('md', 'zip'),
+    input: one('md', 'md-zip'),
     output: 'pdf',
     checks: makesPages,
     options: printOptions,

@@ -2,13 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path/posix';
 import type { ToolOptions } from '@quire/catalog';
 import { ToolError } from '@quire/base';
-import { isText } from '@quire/detect';
+import { isMarkdownName, isText } from '@quire/detect';
 import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { pdfOptions, type Printing } from '../../printing.ts';
 import { unzipSite, type SiteFiles } from '../../site.ts';
 import { markdownPage } from './document.ts';
-
-const isMarkdown = (name: string) => /\.(md|markdown)$/i.test(name) && !/(^|\/)(__MACOSX\/|\.)/.test(name);
 
 /** A Markdown file, or a zip of one with its images, printed as a document from memory. */
 export async function run(job: ToolContext<ToolOptions<'markdown-to-pdf'>>, r: Printing): Promise<ToolResult> {
@@ -18,7 +16,7 @@ export async function run(job: ToolContext<ToolOptions<'markdown-to-pdf'>>, r: P
     input.kind === 'md'
       ? new Map([['document.md', await readFile(input.path)]])
       : await unzipSite(input.path, { maxEntries: r.settings.zipMaxEntries, maxBytes: r.settings.zipMaxBytes });
-  const names = [...files.keys()].filter(isMarkdown);
+  const names = [...files.keys()].filter(isMarkdownName);
   if (names.length !== 1) {
     throw new ToolError(
       'unsupported_type',
