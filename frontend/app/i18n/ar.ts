@@ -134,6 +134,7 @@ export const ar: Translation = {
     pages: 'عدد الصفحات صحيح',
     text: 'لم يُفقد أي نص',
     pixels: 'لا توجد صفحة فارغة',
+    archival: 'يحمل تعريف PDF/A وملف تعريف الألوان والخطوط المضمّنة',
   },
   options: {
     pageSize: 'حجم الصفحة',
@@ -207,6 +208,10 @@ export const ar: Translation = {
     bottom: 'الأسفل',
     left: 'اليسار',
     plan: 'خطة الصفحات',
+    conformance: 'إصدار PDF/A',
+    '2b': 'PDF/A-2b (موصى به)',
+    '1b': 'PDF/A-1b (الأقدم والأوسع قبولًا)',
+    '3b': 'PDF/A-3b (يسمح بالملفات المرفقة)',
   },
   workflow: {
     title: 'منشئ سير العمل',
@@ -426,6 +431,10 @@ export const ar: Translation = {
     'extract-images': {
       name: 'استخراج الصور من PDF',
       description: 'احفظ كل صورة مضمّنة في ملف PDF في ملف مستقل: الصور الفوتوغرافية بصيغة JPEG والباقي بصيغة PNG.',
+    },
+    'pdf-to-pdfa': {
+      name: 'PDF إلى PDF/A',
+      description: 'أنشئ نسخة PDF/A من ملف PDF للأرشفة طويلة الأمد، مع تضمين خطوطه.',
     },
   },
   errors: {

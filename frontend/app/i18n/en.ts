@@ -138,6 +138,7 @@ export const en = {
     pages: 'the page count is right',
     text: 'no text was lost',
     pixels: 'no page came out blank',
+    archival: "it carries PDF/A's identification, output intent and embedded fonts",
   },
   options: {
     pageSize: 'Page size',
@@ -211,6 +212,10 @@ export const en = {
     bottom: 'Bottom',
     left: 'Left',
     plan: 'Page plan',
+    conformance: 'PDF/A version',
+    '2b': 'PDF/A-2b (recommended)',
+    '1b': 'PDF/A-1b (oldest, most widely accepted)',
+    '3b': 'PDF/A-3b (allows attached files)',
   },
   notFound: {
     title: 'Page Not Found',

@@ -134,6 +134,7 @@ export const es: Translation = {
     pages: 'el número de páginas es correcto',
     text: 'no se perdió texto',
     pixels: 'ninguna página quedó en blanco',
+    archival: 'lleva la identificación PDF/A, el perfil de color y las fuentes incrustadas',
   },
   options: {
     pageSize: 'Tamaño de página',
@@ -207,6 +208,10 @@ export const es: Translation = {
     bottom: 'Abajo',
     left: 'Izquierda',
     plan: 'Plan de páginas',
+    conformance: 'Versión de PDF/A',
+    '2b': 'PDF/A-2b (recomendada)',
+    '1b': 'PDF/A-1b (la más antigua y aceptada)',
+    '3b': 'PDF/A-3b (admite archivos adjuntos)',
   },
   workflow: {
     title: 'Creador de flujos de trabajo',
@@ -439,6 +444,10 @@ export const es: Translation = {
       name: 'Extraer imágenes de PDF',
       description:
         'Guarda cada imagen incrustada en un PDF como un archivo propio: las fotos en JPEG y el resto en PNG.',
+    },
+    'pdf-to-pdfa': {
+      name: 'PDF a PDF/A',
+      description: 'Crea una copia PDF/A de un PDF para archivarlo a largo plazo, con sus fuentes incrustadas.',
     },
   },
   errors: {

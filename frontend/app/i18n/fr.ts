@@ -135,6 +135,7 @@ export const fr: Translation = {
     pages: 'le nombre de pages est correct',
     text: 'aucun texte n’a été perdu',
     pixels: 'aucune page n’est vide',
+    archival: 'il porte l’identification PDF/A, le profil de couleur et les polices incorporées',
   },
   options: {
     pageSize: 'Format de page',
@@ -208,6 +209,10 @@ export const fr: Translation = {
     bottom: 'Bas',
     left: 'Gauche',
     plan: 'Plan des pages',
+    conformance: 'Version PDF/A',
+    '2b': 'PDF/A-2b (recommandée)',
+    '1b': 'PDF/A-1b (la plus ancienne et la plus acceptée)',
+    '3b': 'PDF/A-3b (autorise les fichiers joints)',
   },
   workflow: {
     title: 'Créateur de workflows',
@@ -456,6 +461,10 @@ export const fr: Translation = {
       name: 'Extraire les images d’un PDF',
       description:
         'Enregistrez chaque image intégrée à un PDF dans un fichier à part : les photos en JPEG, le reste en PNG.',
+    },
+    'pdf-to-pdfa': {
+      name: 'PDF en PDF/A',
+      description: 'Créez une copie PDF/A d’un PDF pour l’archiver à long terme, avec ses polices incorporées.',
     },
   },
   errors: {

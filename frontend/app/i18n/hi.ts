@@ -134,6 +134,7 @@ export const hi: Translation = {
     pages: 'पेजों की संख्या सही है',
     text: 'कोई टेक्स्ट नहीं खोया',
     pixels: 'कोई पेज खाली नहीं निकला',
+    archival: 'इसमें PDF/A पहचान, रंग प्रोफ़ाइल और एम्बेड किए गए फ़ॉन्ट हैं',
   },
   options: {
     pageSize: 'पेज साइज़',
@@ -206,6 +207,10 @@ export const hi: Translation = {
     bottom: 'नीचे',
     left: 'बाएँ',
     plan: 'पेज योजना',
+    conformance: 'PDF/A संस्करण',
+    '2b': 'PDF/A-2b (अनुशंसित)',
+    '1b': 'PDF/A-1b (सबसे पुराना, सबसे अधिक स्वीकृत)',
+    '3b': 'PDF/A-3b (संलग्न फ़ाइलों की अनुमति)',
   },
   workflow: {
     title: 'वर्कफ़्लो बिल्डर',
@@ -437,6 +442,10 @@ export const hi: Translation = {
     'extract-images': {
       name: 'PDF से चित्र निकालें',
       description: 'PDF में जुड़े हर चित्र को अलग फ़ाइल के रूप में सहेजें: फ़ोटो JPEG में, बाकी PNG में।',
+    },
+    'pdf-to-pdfa': {
+      name: 'PDF से PDF/A',
+      description: 'लंबे समय तक संग्रह के लिए PDF की PDF/A प्रति बनाएँ, जिसमें उसके फ़ॉन्ट एम्बेड हों।',
     },
   },
   errors: {

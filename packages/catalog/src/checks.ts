@@ -14,12 +14,16 @@
  *   result's structure (cross-reference table, trailer, page tree) is then read whole and only its
  *   sampled pages' streams are decoded. By default every stream of the result is decoded
  *   (`qpdf --check`), as a tool that rewrote streams (compress, repair) needs.
+ * - archival: the result shows what PDF/A asks that can be read from it: the PDF/A identification
+ *   (pdfaid:part and conformance) in its XMP metadata, an output intent with an ICC profile, every
+ *   font embedded, no encryption and no JavaScript.
  */
 export interface ResultChecks {
   pages: 'same' | 'sum' | 'kept' | 'per-range' | 'per-page' | 'per-file' | 'some' | 'none' | 'planned';
   text?: 'kept' | 'added';
   pixels?: boolean;
   streams?: 'copied';
+  archival?: boolean;
 }
 
 export const keepsEverything = { pages: 'same', text: 'kept', pixels: true } as const satisfies ResultChecks;

@@ -5,7 +5,16 @@ import type { ToolId } from './tools.ts';
 export const headerMenus = [
   {
     group: 'Convert',
-    tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr', 'markdown-to-pdf'],
+    tools: [
+      'jpg-to-pdf',
+      'word-to-pdf',
+      'excel-to-pdf',
+      'ppt-to-pdf',
+      'html-to-pdf',
+      'pdf-ocr',
+      'markdown-to-pdf',
+      'pdf-to-pdfa',
+    ],
   },
   {
     group: 'Extract',
@@ -64,6 +73,7 @@ export const searchTools = [
   'add-page-numbers',
   'crop-pdf',
   'extract-images',
+  'pdf-to-pdfa',
 ] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these. */

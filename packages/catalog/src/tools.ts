@@ -459,6 +459,20 @@ const definitions = [
     checks: notPaged,
     options: noOptions,
   }),
+  defineTool({
+    id: 'pdf-to-pdfa',
+    aliases: [],
+    name: 'PDF to PDF/A',
+    description: 'Make a PDF/A copy of a PDF for long-term archiving, with its fonts embedded.',
+    icon: '🗄️',
+    category: 'Convert',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    checks: { ...keepsEverything, archival: true },
+    options: z.object({ conformance: z.enum(['2b', '1b', '3b']).default('2b') }),
+  }),
 ] as const;
 
 export const tools: readonly Tool[] = definitions;

@@ -11,6 +11,7 @@ import {
 } from '@quire/catalog';
 import { mapLimit, ToolError, type Job, type Logger, type Metrics } from '@quire/base';
 import { listZip, sniffKind } from '@quire/detect';
+import { checkArchival } from './archival.ts';
 import { PageReads, run, type PageRef, type VerifyCache } from './page-reads.ts';
 import { extractZip } from './zip.ts';
 
@@ -212,6 +213,11 @@ async function checkResult(req: VerifyRequest, reads: PageReads, ahead: Ahead): 
   if (outputPages === undefined) throw new VerificationError('opens', 'qpdf --check failed');
   const parts = (await opening.parts) ?? [];
   const passed = ['opens'];
+  // What PDF/A asks of the file as a whole, read while the sampled pages are (planComparison started them).
+  if (checks.archival && req.result.kind === 'pdf') {
+    await checkArchival(req.result.path, req.job);
+    passed.push('archival');
+  }
   if (!comparison) return passed;
 
   // 2. Pages follow from the input's.
