@@ -24,7 +24,7 @@ export function sheetsOfPlan(plan: string, pageCount: number): Sheet[] | undefin
  */
 export function planOf(sheets: Sheet[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < sheets.length; ) {
+  for (let i = 0; i < sheets.length;) {
     const first = sheets[i]!;
     if ('blank' in first) {
       parts.push('blank');
@@ -53,7 +53,7 @@ export function planOf(sheets: Sheet[]): string {
 export function rangesOf(pages: Iterable<number>): string {
   const sorted = [...new Set(pages)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`);
