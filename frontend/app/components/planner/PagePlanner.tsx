@@ -181,7 +181,6 @@ export default function PagePlanner({
                 )}
                 <span className="page-number" aria-hidden="true">
                   {'page' in sheet ? sheet.page : '∅'}
-                  {'page' in sheet && sheet.turn ? ` ↻${sheet.turn}°` : ''}
                 </span>
                 <span className="grip" aria-hidden="true">
                   ⠿
