@@ -17,7 +17,8 @@ describe('pdf-to-pdfa', () => {
     const { path, res } = await runTool(base, 'pdf-to-pdfa', [source], {});
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(qpdfCheck(path)).toBe(0);
-    expect(pageCount(path)).toBe(pageCount(source));
+    // The source's cross-reference table is damaged (qpdf mends it with a warning): one page.
+    expect(pageCount(path)).toBe(1);
     expect(execFileSync('pdfinfo', ['-meta', path]).toString()).toMatch(/pdfaid:part='2'/);
     expect(execFileSync('pdffonts', [path]).toString()).toMatch(/Helvetica.*\byes\b/);
     expect(execFileSync('pdftotext', [path, '-']).toString()).toContain('Hello');
