@@ -115,6 +115,15 @@ describe('pdf-ocr', () => {
     expect(damaged.status).toBe(422);
     expect(damaged.error?.code).toBe('damaged_input');
 
+    // A PDF with two byte ranges cut out: qpdf mends it, OCRmyPDF's reader finds a page that is no page.
+    const b = readFileSync(pdf('qpdf-page-labels-and-outlines.pdf'));
+    const once = Buffer.concat([b.subarray(0, 4418), b.subarray(4418 + 1656)]);
+    const broken = join(scratch, 'broken.pdf');
+    writeFileSync(broken, Buffer.concat([once.subarray(0, 10767), once.subarray(10767 + 165)]));
+    const unread = await call(app(), 'pdf-ocr', broken);
+    expect(unread.status).toBe(422);
+    expect(unread.error?.code).toBe('damaged_input');
+
     const long = await call(app(), 'pdf-ocr', pdf('pypdf-geotopo-117-pages.pdf'));
     expect(long.status).toBe(413);
     expect(long.error?.code).toBe('file_too_large');
