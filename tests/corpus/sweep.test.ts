@@ -154,7 +154,8 @@ async function casesFor(f: CorpusFile, index: number): Promise<Case[]> {
     if (tool.id === 'pdf-ocr') works.push('file_too_large');
     // Ghostscript's PDF/A copy of some files reads differently (words run together or lost): the
     // result is refused by its checks rather than offered, which the sweep counts (see the report).
-    if (tool.id === 'pdf-to-pdfa') works.push('unverified');
+    // A few it cannot open at all ("No pages will be processed") are answered as unreadable.
+    if (tool.id === 'pdf-to-pdfa') works.push('unverified', 'damaged_input');
     // A PDF that draws no image has nothing to extract: said, not answered with an empty zip.
     if (tool.id === 'extract-images' && !hasImages(f.path, password)) works.splice(0, works.length, 'unsupported_type');
     if (f.folder === 'pdf-broken' && kind === 'pdf') add(tool, damaged(f, tool, works), '');
