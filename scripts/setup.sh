@@ -9,7 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # PostgreSQL, Redis...), one package a line.
 APT_PACKAGES=(
   qpdf          # pdf-editor: structural work, unlock
-  ghostscript   # pdf-editor: compression (run as a separate program only)
+  ghostscript   # pdf-editor: compression and PDF/A (run as a separate program only; its libgs10-common brings the sRGB ICC profile PDF/A's output intent embeds)
   poppler-utils # pdftoppm, pdftotext
   ocrmypdf tesseract-ocr # pdf-extract: OCR (OCRmyPDF runs on Debian's /usr/bin/python3)
   tesseract-ocr-eng tesseract-ocr-spa tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-hin tesseract-ocr-ara # OCR's languages

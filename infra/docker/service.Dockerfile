@@ -25,7 +25,8 @@ FROM node:20-bookworm-slim
 ARG SERVICE
 ARG PORT
 # Every service checks its results with qpdf and Poppler (verification, in packages/pdf), where URW's fonts stand
-# in for the PDF standard fonts; then each service's own engines, as scripts/setup.sh installs them.
+# in for the PDF standard fonts; then each service's own engines, as scripts/setup.sh installs them. Ghostscript
+# pulls in libgs10-common, whose sRGB ICC profile (/usr/share/color/icc/ghostscript/srgb.icc) PDF/A embeds.
 RUN set -eux; \
     test -n "$PORT" || { echo "the build argument PORT must be the service's port" >&2; exit 1; }; \
     fonts="fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \

@@ -20,6 +20,8 @@ export function toolsFor(kind: FileKind): Tool[] {
 export const requiredFields: Record<string, Record<string, string>> = {
   'pdf-page-remove': { pages: '1' },
   'protect-pdf': { userPassword: 'quire-test-password' },
+  // The first page twice, the second time turned: a plan any PDF has the pages for.
+  'organize-pdf': { plan: '1,1r90' },
 };
 
 /**

@@ -178,15 +178,35 @@ describe('header and footer', () => {
         .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     // The spec's menus, and the tools added since at the end of theirs.
     expect(await menuLinks(0)).toEqual(
-      ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr'].map((id) => `/tools/${id}`),
+      [
+        'jpg-to-pdf',
+        'word-to-pdf',
+        'excel-to-pdf',
+        'ppt-to-pdf',
+        'html-to-pdf',
+        'pdf-ocr',
+        'markdown-to-pdf',
+        'pdf-to-pdfa',
+      ].map((id) => `/tools/${id}`),
     );
     expect(await menuLinks(1)).toEqual(
-      ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'].map((id) => `/tools/${id}`),
-    );
-    expect(await menuLinks(2)).toEqual(
-      ['pdf-merge', 'pdf-split', 'pdf-compress', 'pdf-unlock', 'add-watermark', 'rotate-pdf', 'pdf-page-remove'].map(
+      ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images', 'extract-images'].map(
         (id) => `/tools/${id}`,
       ),
+    );
+    expect(await menuLinks(2)).toEqual(
+      [
+        'pdf-merge',
+        'pdf-split',
+        'pdf-compress',
+        'pdf-unlock',
+        'add-watermark',
+        'rotate-pdf',
+        'pdf-page-remove',
+        'add-page-numbers',
+        'crop-pdf',
+        'organize-pdf',
+      ].map((id) => `/tools/${id}`),
     );
     // The menus open on hover.
     const firstMenu = menus.nth(0);

@@ -1,8 +1,17 @@
 import { compressionLevels, type CompressionLevel } from '@quire/catalog/compression';
 import type { OptionField } from '@quire/catalog';
+import { lazy, Suspense } from 'react';
 import type { CopyKey } from '../i18n/use-t.ts';
 import { useT } from '../i18n/use-t.ts';
 import { LanguageChoice } from './upload/LanguageChoice.tsx';
+
+/** The option a tool's page view fills in. */
+const plannedOption: Record<string, string> = { 'organize-pdf': 'plan' };
+// pdf.js comes with the page view, loaded once a PDF is chosen on a tool page that has one.
+const PagePlanner = lazy(() => import('./planner/PagePlanner.tsx'));
+
+/** The chosen PDF, for a page view of it. */
+export type ChosenPdf = { file: File; password: string; onLocked: () => void };
 
 /** Labels for option names and choices; a name or value without one is shown as it is. */
 function label(t: ReturnType<typeof useT>, key: string): string {
@@ -16,11 +25,13 @@ export function OptionsForm({
   fields,
   values,
   onChange,
+  pdf,
 }: {
   toolId: string;
   fields: OptionField[];
   values: Record<string, string>;
   onChange: (name: string, value: string) => void;
+  pdf?: ChosenPdf;
 }) {
   const t = useT();
   if (fields.length === 0) return null;
@@ -79,6 +90,17 @@ export function OptionsForm({
                 placeholder={f.pattern ? t('options.rangesHint') : undefined}
                 onChange={(e) => onChange(f.name, e.target.value)}
               />
+            )}
+            {pdf && plannedOption[toolId] === f.name && (
+              <Suspense fallback={null}>
+                <PagePlanner
+                  file={pdf.file}
+                  password={pdf.password}
+                  plan={value}
+                  onPlan={(plan) => onChange(f.name, plan)}
+                  onLocked={pdf.onLocked}
+                />
+              </Suspense>
             )}
             {level && (
               <p className="hint" id={`${id}-hint`}>

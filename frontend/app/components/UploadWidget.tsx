@@ -26,6 +26,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
   const chosen = useChosenFiles(tool);
   const password = usePasswordPrompt();
   const run = useUploadRun(tool, onResult);
+  const pdfFile = chosen.files.length === 1 && /\.pdf$/i.test(chosen.files[0]!.name) ? chosen.files[0] : undefined;
 
   function choose(list: FileList) {
     if (!chosen.choose(list)) return;
@@ -72,6 +73,13 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
         fields={fields}
         values={options}
         onChange={(name, value) => setOptions({ ...options, [name]: value })}
+        pdf={
+          pdfFile && {
+            file: pdfFile,
+            password: password.password,
+            onLocked: tool.password ? password.ask : () => undefined,
+          }
+        }
       />
       {password.asking && tool.password && (
         <PasswordField

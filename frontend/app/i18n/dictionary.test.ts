@@ -6,6 +6,7 @@ import { auth } from './en/auth.ts';
 import { blog } from './en/blog.ts';
 import { contact } from './en/contact.ts';
 import { faq } from './en/faq.ts';
+import { planner } from './en/planner.ts';
 import { privacy } from './en/privacy.ts';
 import { terms } from './en/terms.ts';
 import { workflow } from './en/workflow.ts';
@@ -24,7 +25,7 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map(
 const leadingEmoji = (text: string) => /^\p{Extended_Pictographic}/u.exec(text)?.[0];
 
 /** All of English: what every page shows and every page's own copy. */
-const complete = { ...english, account, auth, blog, contact, faq, privacy, terms, workflow };
+const complete = { ...english, account, auth, blog, contact, faq, planner, privacy, terms, workflow };
 
 describe('English', () => {
   it("holds each page's own copy once the page's code has loaded it", () => {

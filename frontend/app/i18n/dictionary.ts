@@ -11,6 +11,7 @@ import type { faq } from './en/faq.ts';
 import type { privacy } from './en/privacy.ts';
 import type { terms } from './en/terms.ts';
 import type { workflow } from './en/workflow.ts';
+import type { planner } from './en/planner.ts';
 
 /** The shape every language fills: the same keys as English, any text. */
 type Copy<T> = { [K in keyof T]: T[K] extends string ? string : Copy<T[K]> };
@@ -24,6 +25,7 @@ type PageCopy = {
   privacy: typeof privacy;
   terms: typeof terms;
   workflow: typeof workflow;
+  planner: typeof planner;
 };
 export type ToolCopy = Record<ToolId, { name: string; description: string }>;
 export type Dictionary = Copy<typeof en & PageCopy> & { tools: ToolCopy; errors: Record<ErrorCode, string> };

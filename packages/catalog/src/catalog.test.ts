@@ -55,6 +55,7 @@ describe('the tool catalog', () => {
     const required: Record<string, Record<string, string>> = {
       'pdf-page-remove': { pages: '1' },
       'protect-pdf': { userPassword: 'secret' },
+      'organize-pdf': { plan: '1' },
     };
     let checked = 0;
     for (const tool of all) {
@@ -72,6 +73,7 @@ describe('the tool catalog', () => {
     }
     expect(checked).toBeGreaterThanOrEqual(15);
     expect(findTool('pdf-page-remove')!.options.safeParse({}).success).toBe(false); // pages is required
+    expect(findTool('organize-pdf')!.options.safeParse({}).success).toBe(false); // plan is required
     expect(findTool('add-watermark')!.options.parse({})).toEqual({
       text: 'CONFIDENTIAL',
       opacity: 0.3,
@@ -110,8 +112,22 @@ describe('the tool catalog', () => {
   it('names only catalog tools in every list', () => {
     const listed = [...headerMenus.flatMap((m) => m.tools), ...footerColumns.tools, ...searchTools, ...workflowTools];
     for (const id of listed) expect(findTool(id), id).toBeDefined();
-    // The spec's twelve, and OCR (issue 18: scans go through OCR, then on to the other tools).
-    expect(searchTools).toHaveLength(13);
+    // The spec's twelve, then OCR (issue 18: scans go through OCR, then on to the other tools) and the tools added since.
+    expect(searchTools.slice(0, 13)).toEqual([
+      'jpg-to-pdf',
+      'word-to-pdf',
+      'excel-to-pdf',
+      'ppt-to-pdf',
+      'html-to-pdf',
+      'pdf-to-word',
+      'pdf-to-excel',
+      'pdf-to-ppt',
+      'pdf-merge',
+      'pdf-split',
+      'pdf-compress',
+      'pdf-unlock',
+      'pdf-ocr',
+    ]);
     expect(workflowTools).toContain('pdf-ocr');
     expect(headerMenus.map((m) => m.group)).toEqual(['Convert', 'Extract', 'Edit']);
     expect(blogCategories).toEqual(['All', 'Convert', 'Extract', 'Edit']);

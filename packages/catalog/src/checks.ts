@@ -22,7 +22,8 @@ export interface EncryptedResult {
  *   `same` as the input; `sum` of all inputs in order; `kept` the input's less the `pages` option;
  *   `per-range` a zip with one PDF per range of the `ranges` option (every page by default);
  *   `per-page` a zip with one image per input page; `per-file` at least one page per input file;
- *   `some` at least one page; `none` the output is not paged;
+ *   `some` at least one page; `none` the output is not paged; `planned` the pages the `plan` option
+ *   lists (see page-plan.ts), in its order, its blank pages compared with nothing;
  *   `recovered` the pages a PDF reader (Poppler) shows of a damaged input, in order: all of them, or
  *   all those with something on them (a page a reader finds in a broken page tree may be nothing).
  * - text: `kept` every word of each mapped input page is still on its output page; `added` the same,
@@ -36,14 +37,18 @@ export interface EncryptedResult {
  * - opens: `clean` when qpdf's full check must find nothing to warn about, nothing it had to repair
  *   to read the result (as a repaired file must); by default a warning is allowed.
  * - encrypted: the result is a protected PDF (see EncryptedResult).
+ * - archival: the result shows what PDF/A asks that can be read from it: the PDF/A identification
+ *   (pdfaid:part and conformance) in its XMP metadata, an output intent with an ICC profile, every
+ *   font embedded, no encryption and no JavaScript.
  */
 export interface ResultChecks {
-  pages: 'same' | 'sum' | 'kept' | 'per-range' | 'per-page' | 'per-file' | 'some' | 'none' | 'recovered';
+  pages: 'same' | 'sum' | 'kept' | 'per-range' | 'per-page' | 'per-file' | 'some' | 'none' | 'planned' | 'recovered';
   text?: 'kept' | 'added';
   pixels?: boolean;
   streams?: 'copied';
   opens?: 'clean';
   encrypted?: EncryptedResult;
+  archival?: boolean;
 }
 
 export const keepsEverything = { pages: 'same', text: 'kept', pixels: true } as const satisfies ResultChecks;

@@ -3,6 +3,7 @@ export * from './compression.ts';
 export * from './kinds.ts';
 export * from './errors.ts';
 export * from './ranges.ts';
+export * from './page-plan.ts';
 export * from './ocr.ts';
 export * from './options.ts';
 export * from './tool-definition.ts';

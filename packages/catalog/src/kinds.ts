@@ -38,6 +38,8 @@ export const fileKinds = {
   html: { mime: 'text/html', ext: 'html', label: 'HTML' },
   /** A zip holding index.html and its assets. */
   'html-zip': { mime: 'application/zip', ext: 'zip', label: 'ZIP with index.html' },
+  /** A zip holding one Markdown file and its images. */
+  'md-zip': { mime: 'application/zip', ext: 'zip', label: 'ZIP with a Markdown file' },
   /** Any other zip, such as the pages of a split. */
   zip: { mime: 'application/zip', ext: 'zip', label: 'ZIP' },
   txt: { mime: 'text/plain; charset=utf-8', ext: 'txt', label: 'Text' },
@@ -56,5 +58,7 @@ export function kindOfExtension(ext: string): FileKind | undefined {
   if (lower === 'jpeg') return 'jpeg';
   if (lower === 'tiff') return 'tiff';
   if (lower === 'htm') return 'html';
-  return (Object.keys(fileKinds) as FileKind[]).find((k) => fileKinds[k].ext === lower && k !== 'html-zip');
+  return (Object.keys(fileKinds) as FileKind[]).find(
+    (k) => fileKinds[k].ext === lower && k !== 'html-zip' && k !== 'md-zip',
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ocrLanguages, type OcrLanguage } from './ocr.ts';
+import { pagePlanPattern } from './page-plan.ts';
 import { pageRangesPattern } from './ranges.ts';
 
 /**
@@ -11,6 +12,19 @@ export const pageRanges = (what: string) =>
     .string()
     .trim()
     .regex(pageRangesPattern, { message: `${what} must be page numbers or ranges, such as 1-3,5,8-` });
+
+/** A page plan (page-plan.ts): the new document's pages in order, turned or blank. */
+export const pagePlan = z
+  .string()
+  .trim()
+  .max(2000)
+  .regex(pagePlanPattern, {
+    message: 'Plan must list pages, ranges, turns and blanks, such as 3,1-2,5r90,blank,2',
+  })
+  .describe(
+    'The new order, comma-separated: page numbers and ranges (1-4, backwards 4-1, to the end 5-), ' +
+      'r90, r180 or r270 after one to turn it clockwise, blank for an empty page; pages left out are deleted.',
+  );
 
 export const boolField = (fallback: boolean) =>
   z
@@ -97,3 +111,6 @@ export const protectOptions = z
         message: 'it must differ from userPassword, or whoever opens the PDF could lift the permissions',
       });
   });
+
+/** A side's margin to crop, in the tool's unit; a margin the page cannot lose is refused by the tool, per page. */
+export const cropMargin = z.coerce.number().min(0).max(10000).default(0);

@@ -3,11 +3,37 @@ import type { ToolId } from './tools.ts';
 
 /** The header's tool menus. The watermark tool appears under its canonical id. */
 export const headerMenus = [
-  { group: 'Convert', tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf', 'pdf-ocr'] },
-  { group: 'Extract', tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'] },
+  {
+    group: 'Convert',
+    tools: [
+      'jpg-to-pdf',
+      'word-to-pdf',
+      'excel-to-pdf',
+      'ppt-to-pdf',
+      'html-to-pdf',
+      'pdf-ocr',
+      'markdown-to-pdf',
+      'pdf-to-pdfa',
+    ],
+  },
+  {
+    group: 'Extract',
+    tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images', 'extract-images'],
+  },
   {
     group: 'Edit',
-    tools: ['pdf-merge', 'pdf-split', 'pdf-compress', 'pdf-unlock', 'add-watermark', 'rotate-pdf', 'pdf-page-remove'],
+    tools: [
+      'pdf-merge',
+      'pdf-split',
+      'pdf-compress',
+      'pdf-unlock',
+      'add-watermark',
+      'rotate-pdf',
+      'pdf-page-remove',
+      'add-page-numbers',
+      'crop-pdf',
+      'organize-pdf',
+    ],
   },
 ] as const satisfies readonly { group: Category; tools: readonly ToolId[] }[];
 
@@ -44,6 +70,10 @@ export const searchTools = [
   'pdf-compress',
   'pdf-unlock',
   'pdf-ocr',
+  'add-page-numbers',
+  'crop-pdf',
+  'extract-images',
+  'pdf-to-pdfa',
 ] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these. */

@@ -23,11 +23,18 @@ export async function listZip(path: string): Promise<string[]> {
   });
 }
 
-/** A zip with index.html at its top is a web page with its assets; any other zip is just a zip. */
+/** A Markdown file's name, not one of the hidden files an archiver adds beside it. */
+export const isMarkdownName = (name: string) => /\.(md|markdown)$/i.test(name) && !/(^|\/)(__MACOSX\/|\.)/.test(name);
+
+/**
+ * A zip with index.html at its top is a web page with its assets, one with a single Markdown file a
+ * document with its images; any other zip is just a zip.
+ */
 export async function detectZipKind(path: string): Promise<FileKind | undefined> {
   try {
     const names = await listZip(path);
-    return names.includes('index.html') ? 'html-zip' : 'zip';
+    if (names.includes('index.html')) return 'html-zip';
+    return names.filter(isMarkdownName).length === 1 ? 'md-zip' : 'zip';
   } catch {
     return undefined;
   }

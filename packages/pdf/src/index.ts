@@ -1,3 +1,4 @@
+export * from './archival.ts';
 export * from './drawn-images.ts';
 export * from './page-count.ts';
 export * from './page-reads.ts';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   expandPageRanges,
   pagesOf,
+  pagesOfPlan,
   parsePageRanges,
   pdfPermissions,
   type EncryptedResult,
@@ -14,6 +15,7 @@ import {
 } from '@quire/catalog';
 import { mapLimit, ToolError, type Job, type Logger, type Metrics } from '@quire/base';
 import { listZip, sniffKind } from '@quire/detect';
+import { checkArchival } from './archival.ts';
 import { PageReads, run, type PageRef, type VerifyCache } from './page-reads.ts';
 import { encryption, withPassword } from './qpdf.ts';
 import { extractZip } from './zip.ts';
@@ -114,6 +116,13 @@ function plan(checks: ResultChecks, inputPdfs: string[], inputPages: number[], o
       for (const q of all(inputPages[0]!).filter((p) => !removed.has(p)))
         pairs.push({ in: { file: first!, page: q }, out: { page: pairs.length + 1 } });
       return { pages: pairs.length, sample: sampled() };
+    }
+    case 'planned': {
+      const planned = pagesOfPlan(String(options.plan), inputPages[0]!);
+      planned.forEach((p, i) => {
+        if (!('blank' in p)) pairs.push({ in: { file: first!, page: p.page }, out: { page: i + 1 } });
+      });
+      return { pages: planned.length, sample: sampled() };
     }
     case 'per-range': {
       const ranges =
@@ -239,6 +248,11 @@ async function checkResult(given: VerifyRequest, reads: PageReads, ahead: Ahead)
     ? await planRecovered(req, inputPdfs[0], inputPages[0], outputPages, reads, ahead)
     : early;
   const parts = (await opening.parts) ?? [];
+  // What PDF/A asks of the file as a whole, read while the sampled pages are (planComparison started them).
+  if (checks.archival && req.result.kind === 'pdf') {
+    await checkArchival(req.result.path, req.job);
+    passed.push('archival');
+  }
   if (!comparison) return passed;
 
   // 2. Pages follow from the input's.
@@ -522,6 +536,7 @@ function checkPages(
     case 'same':
     case 'sum':
     case 'kept':
+    case 'planned':
     case 'recovered':
       expectPages(output.pages, planned.pages!, 'output');
       break;

@@ -28,6 +28,11 @@ export const imageSettings = {
    * is drawn at: a 17 KB file holding a 10-gigapixel image kept it busy for 94 s.
    */
   RENDER_MAX_IMAGE_MEGAPIXELS: setting.wholeNumber(300, 1),
+  /**
+   * Extract images: the images one PDF may give (one zip entry each). Their pixels are bounded by the two
+   * settings above, all together and each one.
+   */
+  EXTRACT_MAX_IMAGES: setting.wholeNumber(1000, 1),
 };
 
 export interface ImageLimits {
@@ -37,6 +42,7 @@ export interface ImageLimits {
   renderMegapixels: number;
   renderPageMegapixels: number;
   renderImageMegapixels: number;
+  extractImages: number;
 }
 
 export function readImageLimits(env: Env = process.env): ImageLimits {
@@ -48,6 +54,7 @@ export function readImageLimits(env: Env = process.env): ImageLimits {
     renderMegapixels: s.RENDER_MAX_MEGAPIXELS,
     renderPageMegapixels: s.RENDER_MAX_PAGE_MEGAPIXELS,
     renderImageMegapixels: s.RENDER_MAX_IMAGE_MEGAPIXELS,
+    extractImages: s.EXTRACT_MAX_IMAGES,
   };
 }
 

@@ -12,6 +12,7 @@ describe("the image service's limits", () => {
       renderMegapixels: 1000,
       renderPageMegapixels: 50,
       renderImageMegapixels: 300,
+      extractImages: 1000,
     });
     expect(readImageLimits({ IMAGE_MAX_PAGES: '12', RENDER_MAX_MEGAPIXELS: '' })).toMatchObject({
       maxPages: 12,

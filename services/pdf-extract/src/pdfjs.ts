@@ -102,7 +102,6 @@ export async function openDocument(path: string, signal?: AbortSignal): Promise<
     disableFontFace: true,
     useSystemFonts: false,
     stopAtErrors: false,
-    isEvalSupported: false,
   });
   /** Hands the thread on once the document is gone; a thread too busy to say so is stopped instead. */
   const done = async (destroy: () => Promise<void>) => {

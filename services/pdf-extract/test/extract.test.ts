@@ -134,7 +134,7 @@ describe('damaged and foreign files', () => {
     try {
       const file = join(dir, 'jbig2-damaged.pdf');
       writeFileSync(file, Buffer.concat([cut.subarray(0, 2308), cut.subarray(3759, 3759 + 5265), cut.subarray(2308)]));
-      const a = await call(app(), 'pdf-to-text', file, { readingOcr: 'off' });
+      const a = await call(app(), 'pdf-to-text', file, { ocr: 'off' });
       expect(a.error).toBeUndefined();
       expect(a.status).toBe(200);
     } finally {

@@ -1,5 +1,5 @@
 /** Lower-case words, punctuation trimmed from their ends: what an OCR is scored on. */
-function wordsOf(text: string): string[] {
+export function wordsOf(text: string): string[] {
   const trim = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
   return text
     .normalize('NFKC')

@@ -97,7 +97,10 @@ export function createPrinting(settings: RendererSettings, supervisor: BrowserSu
 }
 
 /** The print settings of the catalog's options: paper, orientation, margins, header and footer. */
-export function pdfOptions(options: ToolOptions<'html-to-pdf' | 'pdf-from-url'>, site?: SiteFiles): PdfOptions {
+export function pdfOptions(
+  options: ToolOptions<'html-to-pdf' | 'pdf-from-url' | 'markdown-to-pdf'>,
+  site?: SiteFiles,
+): PdfOptions {
   const header = template(site?.get('header.html'));
   const footer = template(site?.get('footer.html'));
   const templates = header !== undefined || footer !== undefined;

@@ -18,5 +18,8 @@ export function usePasswordPrompt() {
       setAsking(true);
   }
 
-  return { password, setPassword, asking, forget, follow };
+  /** The page view could not open the file without a password. */
+  const ask = () => setAsking(true);
+
+  return { password, setPassword, asking, ask, forget, follow };
 }

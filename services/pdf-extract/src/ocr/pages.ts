@@ -8,6 +8,9 @@ import { pageIsBlank } from '@quire/pdf';
  */
 export const maxOcrPages = 40;
 
+/** Pixels of one page read by OCR: an A3 page at 600 dpi; more is a photo Tesseract would take minutes over. */
+export const maxOcrPixels = 70_000_000;
+
 /** Of these pages, those with ink on them: OCR found no text there, and it is not a blank page. */
 export async function withInk(path: string, pages: number[], job: Job): Promise<number[]> {
   const blank = await mapLimit(pages, 2, (p) => pageIsBlank(path, p, job));

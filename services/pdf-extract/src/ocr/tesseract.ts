@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { exec, timeLeft, ToolError, type Job } from '@quire/base';
 import type { OcrLanguage } from '@quire/catalog';
 import type { Frag } from '../layout/types.ts';
+import { maxOcrPixels } from './pages.ts';
 import { tsvWords } from './words.ts';
 
 /** The resolution a page without a scan's own is read at. */
@@ -31,7 +32,9 @@ export async function readPageWords(path: string, scan: ScanPage, language: OcrL
   const page = scan.number;
   const stem = join(dir, `page-${page}`);
   const pageArgs = ['-f', String(page), '-l', String(page)];
-  const dpi = await scanDpi(path, scan, job);
+  const dpi = renderDpi(await scanDpi(path, scan, job), scan);
+  // A page too vast to read at any useful resolution (a damaged /MediaBox) keeps its picture.
+  if (dpi < minDpi) return [];
   const render = await exec(
     'pdftoppm',
     ['-r', dpi.toFixed(3), '-gray', '-png', '-singlefile', ...pageArgs, path, stem],
@@ -62,6 +65,19 @@ export async function readPageWords(path: string, scan: ScanPage, language: OcrL
   } finally {
     await rm(`${stem}.png`, { force: true });
   }
+}
+
+/** Below this, letters of any ordinary size are a few pixels high: nothing Tesseract can read. */
+const minDpi = 50;
+
+/** The longest side Tesseract takes, in pixels (its image reader's limit is 32,767). */
+const maxSide = 32_000;
+
+/** The resolution, lowered when needed so that the rendered page stays within the OCR pixel bound. */
+function renderDpi(dpi: number, scan: ScanPage): number {
+  const pixels = ((scan.width * dpi) / 72) * ((scan.height * dpi) / 72);
+  const byPixels = pixels > maxOcrPixels ? dpi * Math.sqrt(maxOcrPixels / pixels) : dpi;
+  return Math.min(byPixels, (maxSide * 72) / Math.max(scan.width, scan.height));
 }
 
 /**

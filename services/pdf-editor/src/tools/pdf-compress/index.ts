@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { compressionCheckDpi, compressionLevels, findTool, type ToolOptions } from '@quire/catalog';
-import { exec, timeLeft, ToolError } from '@quire/base';
+import { ToolError } from '@quire/base';
 import {
   greySimilarity,
   pageCount,
@@ -12,6 +12,7 @@ import {
   type Grey,
 } from '@quire/pdf';
 import type { ToolContext, ToolResult } from '@quire/service-kit';
+import { ghostscript } from '../../ghostscript.ts';
 import { openRepaired, workPath } from '../../pdf.ts';
 import { hasMetadata, recompressImages, type ImageReport } from './images.ts';
 
@@ -75,7 +76,7 @@ export async function run(ctx: ToolContext<ToolOptions<'pdf-compress'>>): Promis
       ? undefined
       : attempt(ctx, 'ghostscript', async () => {
           const gs = workPath(ctx, 'gs.pdf');
-          await ghostscript(ctx, presets[level], source, gs);
+          await ghostscript(ctx, ghostscriptArgs(presets[level], source, gs), ghostscriptShare);
           const out = workPath(ctx, 'ghostscript.pdf');
           await qpdf([gs, ...squeeze, out], ctx);
           return { candidate: 'ghostscript', path: out };
@@ -191,21 +192,6 @@ export function ghostscriptArgs(preset: string, source: string, out: string): st
     '-f',
     source,
   ];
-}
-
-/**
- * Ghostscript's pdfwrite, always with -dSAFER, within the job's time. Any error it reports counts as
- * a failure: it can still exit 0 and write a page with nothing on it.
- */
-async function ghostscript(ctx: ToolContext, preset: string, source: string, out: string): Promise<void> {
-  const { code, stdout, stderr } = await exec('gs', ghostscriptArgs(preset, source, out), {
-    timeoutMs: Math.max(1000, Math.floor(timeLeft(ctx.deadline) * ghostscriptShare)),
-    signal: ctx.signal,
-  });
-  const said = `${stdout}\n${stderr}`;
-  if (code !== 0 || /\*\*\*\* Error|No pages will be processed/i.test(said)) {
-    throw new Error(`gs exit ${code}: ${said.trim().slice(0, 2000)}`);
-  }
 }
 
 /** Whether the PDF has interactive form fields (qpdf lists them first, so the head of its answer tells). */

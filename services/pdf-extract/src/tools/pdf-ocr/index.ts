@@ -4,12 +4,10 @@ import { exec, timeLeft, ToolError } from '@quire/base';
 import type { ToolOptions } from '@quire/catalog';
 import { pageCount, VerificationError } from '@quire/pdf';
 import type { ToolContext, ToolResult } from '@quire/service-kit';
-import { maxOcrPages, withInk } from '../../ocr/pages.ts';
+import { maxOcrPages, maxOcrPixels, withInk } from '../../ocr/pages.ts';
 import { ocrmypdf, type OcrChoices } from './ocrmypdf.ts';
 import { hasText, leastLikeness, textByPage } from './pages.ts';
 
-/** Pixels of one image page: an A3 page at 600 dpi; more is a photo Tesseract would take minutes over. */
-const maxImagePixels = 70_000_000;
 /** Below this SSIM against its input, a page no longer looks like it (when it was neither deskewed nor turned). */
 const minLikeness = 0.99;
 
@@ -93,7 +91,7 @@ function unchanged(source: string, pages: number, asked: Record<string, unknown>
 /** An image, every frame a page, as a PDF; file_too_large past the limits, damaged_input when it does not read. */
 async function imagePdf(image: string, ctx: ToolContext): Promise<string> {
   const out = join(ctx.workdir, 'image.pdf');
-  const args = [imageToPdf, image, out, String(maxImagePixels), String(maxOcrPages)];
+  const args = [imageToPdf, image, out, String(maxOcrPixels), String(maxOcrPages)];
   const { code, stderr } = await exec('/usr/bin/python3', args, {
     timeoutMs: timeLeft(ctx.deadline),
     signal: ctx.signal,

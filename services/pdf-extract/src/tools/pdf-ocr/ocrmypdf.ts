@@ -38,7 +38,8 @@ export function ocrArgs(choices: OcrChoices): string[] {
 /**
  * Makes `input` searchable into `output` with Debian's OCRmyPDF and Tesseract, under the job's time
  * and signal (every process killed with its children). Its scratch files stay in the job's folder.
- * Exit codes that are the input's fault answer damaged_input; the rest are ours.
+ * Exit codes that are the input's fault answer damaged_input, as does any failure on a damaged input;
+ * the rest are ours.
  */
 export async function ocrmypdf(input: string, output: string, choices: OcrChoices, job: Job): Promise<OcrOutcome> {
   const scratch = join(job.workdir, 'ocr-scratch');
@@ -67,6 +68,13 @@ export async function ocrmypdf(input: string, output: string, choices: OcrChoice
     case 3:
       throw new ToolError('not_available', undefined, { cause });
     default:
-      throw new ToolError('internal', undefined, { cause });
+      // Any other failure on an input qpdf had to mend (a page object it could not read) is the input's.
+      throw new ToolError((await sound(input, job)) ? 'internal' : 'damaged_input', undefined, { cause });
   }
+}
+
+/** Whether qpdf finds nothing to mend in a PDF. */
+async function sound(path: string, job: Job): Promise<boolean> {
+  const { code } = await exec('qpdf', ['--check', path], { timeoutMs: timeLeft(job.deadline), signal: job.signal });
+  return code === 0;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,22 @@ describe('pdf-to-text reads scanned pages by OCR', () => {
       expect(a.status).toBe(413);
       expect(a.error?.code).toBe('file_too_large');
       expect(a.error?.message).toContain(`${maxOcrPages} pages`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('reads a scan on a page too vast to render at once at a lower resolution, or keeps it as a picture', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ocr-vast-'));
+    try {
+      // A one-page scan whose /MediaBox claims 65,536 points across: at the scan's 300 dpi that is 270,000
+      // pixels, more than Tesseract takes; the page keeps its picture and the call answers at once.
+      const text = readFileSync(pdf('pdfminer-pdf-with-jbig2.pdf'), 'latin1');
+      const vast = join(dir, 'vast.pdf');
+      writeFileSync(vast, text.replace(/(\/MediaBox\s*\[\s*0\s+0\s+)(\d+)/, '$165536'), 'latin1');
+      const a = await call(app(), 'pdf-to-text', vast);
+      expect(a.error).toBeUndefined();
+      expect(a.properties).toMatchObject({ scannedPages: [1], pagesWithoutText: [1] });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
