@@ -183,6 +183,13 @@ export const ar: Translation = {
     ocr: 'قراءة الصفحات الممسوحة ضوئيًا (OCR)',
     auto: 'الصفحات التي لا تحتوي على نص',
     off: 'إيقاف',
+    userPassword: 'كلمة المرور لفتح ملف PDF',
+    ownerPassword: 'كلمة مرور المالك لتغيير الأذونات (اختيارية)',
+    allowPrint: 'السماح بالطباعة',
+    allowCopy: 'السماح بنسخ النصوص والصور',
+    allowModify: 'السماح بتعديل المستند',
+    allowAnnotate: 'السماح بالتعليقات',
+    allowFillForms: 'السماح بتعبئة النماذج',
     'top-left': 'أعلى اليسار',
     'top-center': 'أعلى الوسط',
     'top-right': 'أعلى اليمين',
@@ -434,6 +441,14 @@ export const ar: Translation = {
     'extract-images': {
       name: 'استخراج الصور من PDF',
       description: 'احفظ كل صورة مضمّنة في ملف PDF في ملف مستقل: الصور الفوتوغرافية بصيغة JPEG والباقي بصيغة PNG.',
+    },
+    'protect-pdf': {
+      name: 'حماية PDF',
+      description: 'اقفل ملف PDF بكلمة مرور، واختر ما يمكن لمن يفتحه أن يفعل.',
+    },
+    'repair-pdf': {
+      name: 'إصلاح PDF',
+      description: 'أصلح ملف PDF تالفًا ليفتح من جديد، بكل صفحة وكلمة يمكن إنقاذها.',
     },
     'pdf-to-pdfa': {
       name: 'PDF إلى PDF/A',

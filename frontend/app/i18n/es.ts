@@ -183,6 +183,13 @@ export const es: Translation = {
     ocr: 'Leer páginas escaneadas (OCR)',
     auto: 'Páginas sin texto',
     off: 'No',
+    userPassword: 'Contraseña para abrir el PDF',
+    ownerPassword: 'Contraseña de propietario, para cambiar los permisos (opcional)',
+    allowPrint: 'Permitir imprimir',
+    allowCopy: 'Permitir copiar texto e imágenes',
+    allowModify: 'Permitir modificar el documento',
+    allowAnnotate: 'Permitir comentarios',
+    allowFillForms: 'Permitir rellenar formularios',
     'top-left': 'Arriba a la izquierda',
     'top-center': 'Arriba en el centro',
     'top-right': 'Arriba a la derecha',
@@ -447,6 +454,15 @@ export const es: Translation = {
       name: 'Extraer imágenes de PDF',
       description:
         'Guarda cada imagen incrustada en un PDF como un archivo propio: las fotos en JPEG y el resto en PNG.',
+    },
+    'protect-pdf': {
+      name: 'Proteger PDF',
+      description: 'Bloquea un PDF con una contraseña y elige qué pueden hacer quienes lo abran.',
+    },
+    'repair-pdf': {
+      name: 'Reparar PDF',
+      description:
+        'Arregla un PDF dañado para que vuelva a abrirse, con todas las páginas y palabras que se puedan salvar.',
     },
     'pdf-to-pdfa': {
       name: 'PDF a PDF/A',

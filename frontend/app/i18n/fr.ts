@@ -184,6 +184,13 @@ export const fr: Translation = {
     ocr: 'Lire les pages numérisées (OCR)',
     auto: 'Pages sans texte',
     off: 'Non',
+    userPassword: 'Mot de passe pour ouvrir le PDF',
+    ownerPassword: 'Mot de passe propriétaire, pour changer les autorisations (facultatif)',
+    allowPrint: 'Autoriser l’impression',
+    allowCopy: 'Autoriser la copie du texte et des images',
+    allowModify: 'Autoriser la modification du document',
+    allowAnnotate: 'Autoriser les commentaires',
+    allowFillForms: 'Autoriser le remplissage des formulaires',
     'top-left': 'En haut à gauche',
     'top-center': 'En haut au centre',
     'top-right': 'En haut à droite',
@@ -464,6 +471,15 @@ export const fr: Translation = {
       name: 'Extraire les images d’un PDF',
       description:
         'Enregistrez chaque image intégrée à un PDF dans un fichier à part : les photos en JPEG, le reste en PNG.',
+    },
+    'protect-pdf': {
+      name: 'Protéger un PDF',
+      description: 'Verrouillez un PDF avec un mot de passe et choisissez ce que peuvent faire ceux qui l’ouvrent.',
+    },
+    'repair-pdf': {
+      name: 'Réparer un PDF',
+      description:
+        'Remettez en état un PDF endommagé pour qu’il s’ouvre à nouveau, avec chaque page et chaque mot récupérables.',
     },
     'pdf-to-pdfa': {
       name: 'PDF en PDF/A',

@@ -182,6 +182,13 @@ export const hi: Translation = {
     ocr: 'स्कैन किए गए पेज पढ़ें (OCR)',
     auto: 'बिना टेक्स्ट वाले पेज',
     off: 'बंद',
+    userPassword: 'PDF खोलने का पासवर्ड',
+    ownerPassword: 'स्वामी पासवर्ड, अनुमतियाँ बदलने के लिए (वैकल्पिक)',
+    allowPrint: 'प्रिंट करने दें',
+    allowCopy: 'टेक्स्ट और चित्र कॉपी करने दें',
+    allowModify: 'दस्तावेज़ बदलने दें',
+    allowAnnotate: 'टिप्पणियाँ करने दें',
+    allowFillForms: 'फ़ॉर्म भरने दें',
     'top-left': 'ऊपर बाएँ',
     'top-center': 'ऊपर बीच में',
     'top-right': 'ऊपर दाएँ',
@@ -445,6 +452,14 @@ export const hi: Translation = {
     'extract-images': {
       name: 'PDF से चित्र निकालें',
       description: 'PDF में जुड़े हर चित्र को अलग फ़ाइल के रूप में सहेजें: फ़ोटो JPEG में, बाकी PNG में।',
+    },
+    'protect-pdf': {
+      name: 'PDF सुरक्षित करें',
+      description: 'PDF पर पासवर्ड लगाएँ, और चुनें कि उसे खोलने वाले क्या कर सकते हैं।',
+    },
+    'repair-pdf': {
+      name: 'PDF ठीक करें',
+      description: 'खराब PDF को ठीक करें ताकि वह फिर से खुले, उन सभी पन्नों और शब्दों के साथ जो बचाए जा सकते हैं।',
     },
     'pdf-to-pdfa': {
       name: 'PDF से PDF/A',

@@ -129,6 +129,11 @@ describe('the tool catalog', () => {
       'pdf-ocr',
     ]);
     expect(workflowTools).toContain('pdf-ocr');
+    // The builder sets no options: it offers every searchable tool that runs without one, and only those.
+    for (const id of searchTools) {
+      const runsBare = findTool(id)!.options.safeParse({}).success;
+      expect((workflowTools as readonly string[]).includes(id), id).toBe(runsBare);
+    }
     expect(headerMenus.map((m) => m.group)).toEqual(['Convert', 'Extract', 'Edit']);
     expect(blogCategories).toEqual(['All', 'Convert', 'Extract', 'Edit']);
     expect(constants.blogPageSize).toBe(12);

@@ -33,6 +33,8 @@ export const headerMenus = [
       'add-page-numbers',
       'crop-pdf',
       'organize-pdf',
+      'protect-pdf',
+      'repair-pdf',
     ],
   },
 ] as const satisfies readonly { group: Category; tools: readonly ToolId[] }[];
@@ -74,10 +76,20 @@ export const searchTools = [
   'crop-pdf',
   'extract-images',
   'pdf-to-pdfa',
+  'organize-pdf',
+  'protect-pdf',
+  'repair-pdf',
+  'markdown-to-pdf',
 ] as const satisfies readonly ToolId[];
 
-/** The workflow builder offers these. */
-export const workflowTools = searchTools;
+/** Tools that cannot run without an option the visitor writes (a page plan, a password). */
+const needsAnOption = ['organize-pdf', 'protect-pdf'] as const satisfies readonly ToolId[];
+
+/** The workflow builder offers these: it sets no options, so not the tools that need one. */
+export const workflowTools = searchTools.filter(
+  (id): id is Exclude<(typeof searchTools)[number], (typeof needsAnOption)[number]> =>
+    !(needsAnOption as readonly string[]).includes(id),
+);
 
 export const blogCategories = ['All', 'Convert', 'Extract', 'Edit'] as const;
 
