@@ -162,10 +162,9 @@ async function casesFor(f: CorpusFile, index: number): Promise<Case[]> {
     if (/must be rejected/.test(f.special)) works.push('damaged_input');
     // OCR reads up to a number of pages, and of pixels a page: past them, a clear refusal.
     if (tool.id === 'pdf-ocr') works.push('file_too_large');
-    // Ghostscript's PDF/A copy of some files reads differently (words run together or lost): the
-    // result is refused by its checks rather than offered, which the sweep counts (see the report).
-    // A few it cannot open at all ("No pages will be processed") are answered as unreadable.
-    if (tool.id === 'pdf-to-pdfa') works.push('unverified', 'damaged_input');
+    // No PDF/A copy keeps the text of a font the file does not hold, or of glyphs Ghostscript cannot
+    // map (emoji drawn by a Type 3 font): said, not offered.
+    if (tool.id === 'pdf-to-pdfa') works.push('cannot_convert');
     // A PDF that draws no image has nothing to extract: said, not answered with an empty zip.
     if (tool.id === 'extract-images' && !hasImages(f.path, password)) works.splice(0, works.length, 'unsupported_type');
     if (f.folder === 'pdf-broken' && kind === 'pdf') add(tool, damaged(f, tool, works), '');

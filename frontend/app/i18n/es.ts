@@ -482,6 +482,7 @@ export const es: Translation = {
     password_required: 'Este PDF está protegido. Introduce su contraseña.',
     wrong_password: 'La contraseña no es correcta. Inténtalo de nuevo.',
     damaged_input: 'El archivo está dañado y no se pudo leer ni reparar.',
+    cannot_convert: 'Este archivo no se puede convertir sin perder una parte.',
     url_blocked: 'No se puede abrir esta dirección: apunta a una ubicación privada o prohibida.',
     url_unreachable: 'No se pudo cargar la página de esta dirección.',
     busy: 'Ahora mismo tenemos mucha demanda. Inténtalo de nuevo en unos instantes.',

@@ -499,6 +499,7 @@ export const fr: Translation = {
     password_required: 'Ce PDF est protégé. Veuillez saisir son mot de passe.',
     wrong_password: 'Le mot de passe est incorrect. Veuillez réessayer.',
     damaged_input: 'Le fichier est endommagé et n’a pas pu être lu ni réparé.',
+    cannot_convert: 'Ce fichier ne peut pas être converti sans en perdre une partie.',
     url_blocked: 'Impossible d’ouvrir cette adresse : elle pointe vers un emplacement privé ou interdit.',
     url_unreachable: 'La page à cette adresse n’a pas pu être chargée.',
     busy: 'Nous sommes très sollicités en ce moment. Veuillez réessayer dans un instant.',

@@ -12,6 +12,7 @@ export const errorCodes = {
   password_required: { status: 400, message: 'This PDF is protected. Please enter its password.' },
   wrong_password: { status: 400, message: 'The password is not correct. Please try again.' },
   damaged_input: { status: 422, message: 'The file is damaged and could not be read or repaired.' },
+  cannot_convert: { status: 422, message: 'This file cannot be converted without losing part of it.' },
   url_blocked: { status: 403, message: 'This address cannot be opened: it points to a private or forbidden place.' },
   url_unreachable: { status: 502, message: 'The page at this address could not be loaded.' },
   busy: { status: 429, message: 'We are busy right now. Please try again in a moment.' },

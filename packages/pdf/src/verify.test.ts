@@ -14,6 +14,7 @@ import {
   verifyCounted,
   verifyResult,
   VerificationError,
+  wordsLost,
 } from './verify.ts';
 
 // The real exec, counted: what verification runs is what these tests look at, not how long it takes.
@@ -573,6 +574,21 @@ describe('helpers', () => {
     expect(spanOf(samplePageNumbers(1100), 190)).toEqual({ first: 1, last: 1100 });
     expect(spanOf(samplePageNumbers(1100), 190, renderedPageBytes)).toBeUndefined();
     expect(spanOf(spread, 533, renderedPageBytes)).toEqual({ first: 1, last: 30 });
+  });
+
+  it('keeps text whose spaces moved, not text that lost or changed its letters', () => {
+    const page = Array.from({ length: 30 }, (_, i) => `Vestibulum${i} ante ipsum primis`).join(' ');
+    expect(wordsLost(page, page)).toEqual({ lost: 0, of: 120, kept: true });
+    // A reader breaking words elsewhere: every letter is there.
+    const rebroken = page.replace(/Vestibulum(\d+)/g, 'Vesti bulum$1').replace(/ante ipsum/g, 'anteipsum');
+    expect(wordsLost(page, rebroken)).toMatchObject({ lost: 90, kept: true });
+    // Two words of 120 gone (over 1 %), or letters re-encoded: lost.
+    expect(wordsLost(page, page.replace('Vestibulum3 ante ipsum', 'Vestibulum3'))).toMatchObject({ lost: 2, kept: false });
+    expect(wordsLost(page, page.replace(/i/g, 'ı'))).toMatchObject({ kept: false });
+    // Spaces read as other letters: every word is there, run together with invented ones.
+    expect(wordsLost(page, page.replace(/ ante/g, 'ठ⃚ante'))).toMatchObject({ kept: false });
+    // Right-to-left words may come out reversed.
+    expect(wordsLost('حبيبي habibi', 'يبيبح habibi').kept).toBe(true);
   });
 
   it('counts missing words with repeats', () => {

@@ -727,10 +727,28 @@ function checkText(pair: PagePair, texts: Map<string, Map<number, string>>, mark
   }
   // Added text may run into the page's own words when extracted: take it out (once) before comparing.
   const own = mark.reduce((text, w) => text.replace(w, ' '), after);
-  // Letters sorted within each word: right-to-left text comes out of extraction in either direction.
-  const beforeWords = wordsOf(before).map(letters);
-  const missing = missingItems(beforeWords, wordsOf(own).map(letters));
-  if (missing.length > Math.floor(beforeWords.length * wordLossTolerance)) {
-    throw new VerificationError('text', `page ${pair.out.page} lost ${missing.length} of ${beforeWords.length} words`);
+  const { lost, of, kept } = wordsLost(before, own);
+  if (!kept) {
+    throw new VerificationError('text', `page ${pair.out.page} lost ${lost} of ${of} words`);
   }
+}
+
+/**
+ * How many of a page's words another reading of it lacks, and whether the text check lets that pass
+ * (`kept`). Letters are sorted within each word: right-to-left text comes out of extraction in either
+ * direction. Words that are all there but broken or joined elsewhere (a rewritten page whose glyphs
+ * moved by a hair, so that the reader puts its spaces elsewhere) pass when its characters, lost and
+ * invented, are within the same share.
+ */
+export function wordsLost(before: string, after: string): { lost: number; of: number; kept: boolean } {
+  const beforeWords = wordsOf(before);
+  const afterWords = wordsOf(after);
+  const lost = missingItems(beforeWords.map(letters), afterWords.map(letters)).length;
+  const within = (n: number, of: number) => n <= Math.floor(of * wordLossTolerance);
+  if (within(lost, beforeWords.length)) return { lost, of: beforeWords.length, kept: true };
+  // Then letters the reading invents count as much as those it lost: only the spaces may have moved.
+  const beforeChars = [...beforeWords.join('')];
+  const afterChars = [...afterWords.join('')];
+  const changed = missingItems(beforeChars, afterChars).length + missingItems(afterChars, beforeChars).length;
+  return { lost, of: beforeWords.length, kept: within(changed, beforeChars.length) };
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { notEmbedded, pdfaIdentification, wordsOf } from '@quire/pdf';
+import { notEmbedded, pdfaIdentification, wordsLost, wordsOf } from '@quire/pdf';
 import { check, corpus, encrypted, pages, pdf, pool, text, useEditor } from '../../../test/helpers.ts';
 
 const { call } = useEditor();
@@ -95,10 +95,38 @@ describe('pdf-to-pdfa', () => {
     expect(wrong.error?.code).toBe('wrong_password');
   });
 
-  it('answers a file Ghostscript cannot read with damaged_input, not a server error', async () => {
-    const r = await call('pdf-to-pdfa', [pdf('pypdf-cmyk-image.pdf')]);
+  it("reads a file Ghostscript's default reader cannot open: its /Info is its page tree", async () => {
+    const source = pdf('pypdf-cmyk-image.pdf');
+    const r = await call('pdf-to-pdfa', [source]);
+    expect(r.status, JSON.stringify(r.error)).toBe(200);
+    expectPdfa(r.file, '2', source);
+  });
+
+  it('keeps the words of fonts whose Unicode the default reader loses: Arabic TrueType, MacRoman TrueType, standard fonts', async () => {
+    // And the values of form fields that leave their drawing to the reader (NeedAppearances).
+    const names = [
+      'pypdf-habibi-rotated.pdf',
+      'textract-raw_text.pdf',
+      'tabula-jpeg2000.pdf',
+      'pypdf-libreoffice-form.pdf',
+    ];
+    await pool(names, 2, async (name) => {
+      const r = await call('pdf-to-pdfa', [pdf(name)]);
+      expect(r.status, `${name}: ${JSON.stringify(r.error)}`).toBe(200);
+      expectPdfa(r.file, '2', pdf(name));
+      // Every letter is there; where the copy's glyphs moved by a hair, the reader may break words elsewhere.
+      expect(wordsLost(text(pdf(name)), text(r.file)), name).toMatchObject({ kept: true });
+      if (/habibi|form/.test(name)) expect(words(r.file), name).toEqual(words(pdf(name)));
+    });
+  });
+
+  it('says so, rather than offering a copy without its words, when a font it needs is not in the file', async () => {
+    const source = pdf('pdfminer-jo.pdf');
+    expect(notEmbedded(fonts(source))).toEqual(['Ryumin-Light-Identity-V']);
+    const r = await call('pdf-to-pdfa', [source]);
     expect(r.status).toBe(422);
-    expect(r.error?.code).toBe('damaged_input');
+    expect(r.error?.code).toBe('cannot_convert');
+    expect(r.error?.message).toContain('font');
   });
 
   it('refuses a version it does not make, and a file that is not a PDF, naming what is wrong', async () => {
