@@ -17,7 +17,7 @@ export async function run(ctx: ToolContext<ToolOptions<'organize-pdf'>>): Promis
   const planned = plannedPages(ctx.options.plan, await pageCount(source, ctx));
   const blanks = workPath(ctx, 'blanks.pdf');
   const blankCount = planned.filter((p) => 'blank' in p).length;
-  if (blankCount > 0) await writeBlanks(source, planned, blanks);
+  if (blankCount > 0) await writeBlanks(ctx, source, planned, blanks);
 
   // Consecutive pages from one file make one group of --pages: ". 3,1,2 blanks.pdf 1 . 5,2".
   const groups: { file: string; pages: number[] }[] = [];
@@ -58,19 +58,25 @@ function plannedPages(plan: string, count: number): PlannedPage[] {
 
 /**
  * One empty page per `blank` of the plan, each the size its previous page (else its next) shows,
- * turns included, so that a blank between landscape pages is landscape too.
+ * turns included, so that a blank between landscape pages is landscape too. Only those neighbours
+ * are read, copied out by qpdf (with what they inherit), not the whole document.
  */
-async function writeBlanks(source: string, planned: PlannedPage[], out: string): Promise<void> {
-  const input = (await loadPdf(source)).getPages();
+async function writeBlanks(ctx: ToolContext, source: string, planned: PlannedPage[], out: string): Promise<void> {
+  // The plan names at least one page, so every blank has a neighbour.
+  const neighbours = planned.map((p, i) =>
+    'blank' in p ? [...planned.slice(0, i).reverse(), ...planned.slice(i + 1)].find(isPage)! : undefined,
+  );
+  const read = [...new Set(neighbours.flatMap((n) => (n ? [n.page] : [])))];
+  const copied = workPath(ctx, 'neighbours.pdf');
+  await qpdf(['--empty', '--pages', source, read.join(','), '--', copied], ctx);
+  const pages = (await loadPdf(copied)).getPages();
   const doc = await PDFDocument.create({ updateMetadata: false });
-  planned.forEach((p, i) => {
-    if (!('blank' in p)) return;
-    // The plan names at least one page, so every blank has a neighbour.
-    const near = [...planned.slice(0, i).reverse(), ...planned.slice(i + 1)].find(isPage)!;
-    const page = input[near.page - 1]!;
+  for (const near of neighbours) {
+    if (!near) continue;
+    const page = pages[read.indexOf(near.page)]!;
     const { width, height } = page.getCropBox();
     const sideways = (page.getRotation().angle + near.turn) % 180 !== 0;
     doc.addPage(sideways ? [height, width] : [width, height]);
-  });
+  }
   await writeFile(out, await doc.save());
 }
