@@ -4,7 +4,7 @@ import type { Plugin } from 'vite';
 
 interface Catalog {
   siteTools: () => SiteTool[];
-  fileKinds: Record<string, { ext: string; label: string }>;
+  fileKinds: Record<string, { mime: string; ext: string; label: string }>;
   errorCodes: Record<string, { message: string }>;
 }
 
@@ -18,7 +18,7 @@ const modules: Record<string, (catalog: Catalog) => string> = {
   'virtual:quire/file-kinds': (catalog) =>
     exported(
       'fileKinds',
-      mapValues(catalog.fileKinds, (k) => ({ ext: k.ext, label: k.label })),
+      mapValues(catalog.fileKinds, (k) => ({ mime: k.mime, ext: k.ext, label: k.label })),
     ),
   'virtual:quire/error-messages': (catalog) =>
     exported(

@@ -5,7 +5,7 @@ declare module 'virtual:quire/tools' {
 
 declare module 'virtual:quire/file-kinds' {
   import type { FileKind } from '@quire/catalog/kinds';
-  export const fileKinds: Record<FileKind, { ext: string; label: string }>;
+  export const fileKinds: Record<FileKind, { mime: string; ext: string; label: string }>;
 }
 
 declare module 'virtual:quire/error-messages' {

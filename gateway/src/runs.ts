@@ -174,7 +174,7 @@ function isUploadCheck(tool: Tool, form: RelayedForm, e: ToolError): boolean {
   if (count) return same(count);
   const options = parseOptions(tool, form.fields);
   if (!options.ok && same(options)) return true;
-  return form.files.some((name) => same(unsupportedType(tool, name)));
+  return form.files.some((name) => same(unsupportedType(tool, name)) || same(unsupportedType(tool, name, true)));
 }
 
 /** Each step on the one before's result; in a workflow, an error names the step at fault. */

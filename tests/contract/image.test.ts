@@ -2,8 +2,10 @@
  * Images to PDF and PDF to images through the whole stack (nginx, gateway, image service).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { corpusDir } from '../lib/corpus.ts';
@@ -95,16 +97,119 @@ describe('image-to-pdf', () => {
     expect(stream.equals(readFileSync(file))).toBe(true);
   });
 
-  it('refuses the pixel bomb with a clear 422, and AVIF as a type it does not take', async () => {
+  it('refuses the pixel bomb with a clear 422', async () => {
     const bomb = await post(`${base}/api.php?tool=image-to-pdf`, [image('sharp-65536x65536-uint32-limit.png')]);
     expect(bomb.status).toBe(422);
     expect(bomb.body.error?.code).toBe('damaged_input');
     // Judged from its header, which gives the size; that this costs next to nothing is measured in the
     // image service's own tests, in CPU time, which a busy machine does not stretch as it does the clock.
     expect(bomb.body.error?.message).toContain('65536×65536 pixels');
-    const avif = await post(`${base}/api.php?tool=image-to-pdf`, [image('pillow-hopper.avif')]);
-    expect(avif.status).toBe(415);
-    expect(avif.body.error?.code).toBe('unsupported_type');
+  });
+});
+
+describe('AVIF, WebP and TIFF through both image tools', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-images-'));
+  const save = (name: string, data: Buffer) => {
+    const path = join(dir, name);
+    writeFileSync(path, data);
+    return path;
+  };
+  const solid = (width: number, height: number, background: string) =>
+    sharp({ create: { width, height, channels: 3, background } });
+
+  /** The RGB of a page's pixel, rendered one pixel a point. */
+  function pixel(path: string, page: number, x: number, y: number): number[] {
+    const ppm = execFileSync('pdftoppm', [
+      '-r',
+      '72',
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-x',
+      String(x),
+      '-y',
+      String(y),
+      '-W',
+      '1',
+      '-H',
+      '1',
+      path,
+    ]);
+    return [...ppm.subarray(ppm.length - 3)];
+  }
+  const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 6);
+
+  it.each(['image-to-pdf', 'jpg-to-pdf'])(
+    '%s: an AVIF, a transparent WebP and a multi-page TIFF, one page each and per TIFF page, transparency on white',
+    async (tool) => {
+      const avif = save('wide.avif', await solid(80, 40, '#ff0000').avif().toBuffer());
+      // Left half opaque blue, right half transparent over black samples.
+      const rgba = Buffer.alloc(40 * 40 * 4);
+      for (let i = 0; i < 40 * 40; i++) if (i % 40 < 20) rgba.set([0, 0, 255, 255], i * 4);
+      const webp = save(
+        'half.webp',
+        await sharp(rgba, { raw: { width: 40, height: 40, channels: 4 } })
+          .webp({ lossless: true })
+          .toBuffer(),
+      );
+      const frames = await Promise.all(['#00ff00', '#0000ff'].map((c) => solid(20, 40, c).png().toBuffer()));
+      const tiff = save(
+        'two.tiff',
+        await sharp(frames, { join: { animated: true } })
+          .tiff()
+          .toBuffer(),
+      );
+      const { path, download: name } = await run(tool, [avif, webp, tiff]);
+      expect(name).toMatch(/-wide\.pdf$/);
+      expect(qpdfCheck(path)).toBe(0);
+      expect(pageSizes(path)).toEqual(['80 x 40', '40 x 40', '20 x 40', '20 x 40']);
+      const red = pixel(path, 1, 40, 20);
+      expect(red[0]).toBeGreaterThan(230);
+      expect(red[1]! + red[2]!).toBeLessThan(40);
+      expect(pixel(path, 2, 30, 20)).toEqual([255, 255, 255]); // transparent: white, not black
+      expect(near(pixel(path, 2, 10, 20), [0, 0, 255])).toBe(true);
+      expect(near(pixel(path, 3, 10, 20), [0, 255, 0])).toBe(true);
+      expect(near(pixel(path, 4, 10, 20), [0, 0, 255])).toBe(true);
+    },
+  );
+
+  it('the corpus AVIF converts', async () => {
+    const { path } = await run('image-to-pdf', [image('pillow-hopper.avif')]);
+    expect(pageSizes(path)).toEqual(['128 x 128']);
+  });
+
+  it('answers bad images with a clear 4xx: cut, text named .avif, HEIC, a header claiming too many pixels', async () => {
+    const avif = await sharp(image('sharp-Landscape_1.jpg')).resize(200).avif().toBuffer();
+    const cut = await post(`${base}/api.php?tool=jpg-to-pdf`, [save('cut.avif', avif.subarray(0, avif.length / 2))]);
+    expect(cut.status).toBe(422);
+    expect(cut.body.error).toMatchObject({
+      code: 'damaged_input',
+      message: '"cut.avif" could not be read as an AVIF image.',
+    });
+
+    const text = await post(`${base}/api.php?tool=jpg-to-pdf`, [
+      save('text.avif', Buffer.from('not an image\n'.repeat(40))),
+    ]);
+    expect(text.status).toBe(415);
+    expect(text.body.error?.code).toBe('unsupported_type');
+    expect(text.body.error?.message).toContain('AVIF');
+
+    const heic = Buffer.from(avif);
+    heic.write('heic', 8, 'latin1');
+    for (let at = 16; at < heic.readUInt32BE(0); at += 4) heic.write('mif1', at, 'latin1');
+    const photo = await post(`${base}/api.php?tool=image-to-pdf`, [save('IMG_0001.HEIC', heic)]);
+    expect(photo.status).toBe(415);
+    expect(photo.body.error?.code).toBe('unsupported_type');
+    expect(photo.body.error?.message).toContain('is a HEIC image');
+
+    const bomb = Buffer.from(avif);
+    const ispe = bomb.indexOf('ispe');
+    bomb.writeUInt32BE(100_000, ispe + 8);
+    bomb.writeUInt32BE(100_000, ispe + 12);
+    const big = await post(`${base}/api.php?tool=image-to-pdf`, [save('bomb.avif', bomb)]);
+    expect(big.status).toBe(422);
+    expect(big.body.error?.message).toContain('100000×100000 pixels');
   });
 });
 

@@ -378,7 +378,10 @@ export const ar: Translation = {
     home: 'الانتقال إلى الصفحة الرئيسية',
   },
   tools: {
-    'jpg-to-pdf': { name: 'JPG إلى PDF', description: 'حوّل صور JPG إلى ملف PDF، صفحة لكل صورة.' },
+    'jpg-to-pdf': {
+      name: 'JPG إلى PDF',
+      description: 'حوّل صور JPG إلى ملف PDF، صفحة لكل صورة (وPNG وWebP وTIFF وAVIF أيضًا).',
+    },
     'pdf-to-text': { name: 'PDF إلى نص', description: 'استخرج نص ملف PDF كنص عادي أو بتنسيق Markdown.' },
     'word-to-pdf': { name: 'Word إلى PDF', description: 'حوّل مستندات Word وOpenDocument وRTF إلى PDF.' },
     'excel-to-pdf': { name: 'Excel إلى PDF', description: 'حوّل جداول البيانات إلى PDF.' },
@@ -399,7 +402,7 @@ export const ar: Translation = {
     'pdf-unlock': { name: 'فتح قفل PDF', description: 'أزل كلمة المرور والقيود من ملف PDF يحق لك فتحه.' },
     'image-to-pdf': {
       name: 'صورة إلى PDF',
-      description: 'حوّل صور PNG وBMP وGIF وغيرها إلى ملف PDF، صفحة لكل صورة.',
+      description: 'حوّل صور PNG وWebP وTIFF وAVIF وGIF وBMP وJPG إلى ملف PDF، صفحة لكل صورة.',
     },
     'pdf-page-remove': { name: 'حذف صفحات PDF', description: 'احذف من ملف PDF الصفحات التي لا تحتاجها.' },
     'pdf-metadata-cleaner': {

@@ -379,7 +379,10 @@ export const es: Translation = {
     home: 'Ir a la página de inicio',
   },
   tools: {
-    'jpg-to-pdf': { name: 'JPG a PDF', description: 'Convierte fotos JPG en un PDF, una página por foto.' },
+    'jpg-to-pdf': {
+      name: 'JPG a PDF',
+      description: 'Convierte fotos JPG en un PDF, una página por foto (también PNG, WebP, TIFF y AVIF).',
+    },
     'pdf-to-text': { name: 'PDF a texto', description: 'Extrae el texto de un PDF como texto sin formato o Markdown.' },
     'word-to-pdf': { name: 'Word a PDF', description: 'Convierte documentos de Word, OpenDocument y RTF a PDF.' },
     'excel-to-pdf': { name: 'Excel a PDF', description: 'Convierte hojas de cálculo a PDF.' },
@@ -403,7 +406,7 @@ export const es: Translation = {
     },
     'image-to-pdf': {
       name: 'Imagen a PDF',
-      description: 'Convierte imágenes PNG, BMP, GIF y de otros formatos en un PDF, una página por imagen.',
+      description: 'Convierte imágenes PNG, WebP, TIFF, AVIF, GIF, BMP y JPG en un PDF, una página por imagen.',
     },
     'pdf-page-remove': {
       name: 'Eliminar páginas de PDF',

@@ -381,7 +381,10 @@ export const fr: Translation = {
     home: 'Aller à la page d’accueil',
   },
   tools: {
-    'jpg-to-pdf': { name: 'JPG en PDF', description: 'Transformez vos photos JPG en PDF, une page par photo.' },
+    'jpg-to-pdf': {
+      name: 'JPG en PDF',
+      description: 'Transformez vos photos JPG en PDF, une page par photo (PNG, WebP, TIFF et AVIF aussi).',
+    },
     'pdf-to-text': {
       name: 'PDF en texte',
       description: 'Extrayez le texte d’un PDF en texte brut ou en Markdown.',
@@ -423,7 +426,7 @@ export const fr: Translation = {
     },
     'image-to-pdf': {
       name: 'Image en PDF',
-      description: 'Transformez des images PNG, BMP, GIF et autres en PDF, une page par image.',
+      description: 'Transformez des images PNG, WebP, TIFF, AVIF, GIF, BMP et JPG en PDF, une page par image.',
     },
     'pdf-page-remove': {
       name: 'Supprimer des pages PDF',

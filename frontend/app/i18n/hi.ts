@@ -377,7 +377,10 @@ export const hi: Translation = {
     home: 'होम पेज पर जाएँ',
   },
   tools: {
-    'jpg-to-pdf': { name: 'JPG से PDF', description: 'JPG फ़ोटो को PDF में बदलें, हर फ़ोटो एक पेज पर।' },
+    'jpg-to-pdf': {
+      name: 'JPG से PDF',
+      description: 'JPG फ़ोटो को PDF में बदलें, हर फ़ोटो एक पेज पर (PNG, WebP, TIFF और AVIF भी)।',
+    },
     'pdf-to-text': {
       name: 'PDF से टेक्स्ट',
       description: 'PDF का टेक्स्ट सादे टेक्स्ट या Markdown के रूप में निकालें।',
@@ -407,7 +410,7 @@ export const hi: Translation = {
     },
     'image-to-pdf': {
       name: 'इमेज से PDF',
-      description: 'PNG, BMP, GIF और दूसरी इमेज को PDF में बदलें, हर इमेज एक पेज पर।',
+      description: 'PNG, WebP, TIFF, AVIF, GIF, BMP और JPG इमेज को PDF में बदलें, हर इमेज एक पेज पर।',
     },
     'pdf-page-remove': {
       name: 'PDF पेज हटाएँ',

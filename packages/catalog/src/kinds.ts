@@ -7,6 +7,7 @@ export const fileKinds = {
   gif: { mime: 'image/gif', ext: 'gif', label: 'GIF' },
   webp: { mime: 'image/webp', ext: 'webp', label: 'WebP' },
   tiff: { mime: 'image/tiff', ext: 'tif', label: 'TIFF' },
+  avif: { mime: 'image/avif', ext: 'avif', label: 'AVIF' },
   doc: { mime: 'application/msword', ext: 'doc', label: 'Word 97-2003' },
   docx: {
     mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',

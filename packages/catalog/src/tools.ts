@@ -18,7 +18,8 @@ import { defineTool, type ServiceName, type Tool } from './tool-definition.ts';
 
 const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
 const onePdf = one('pdf');
-const images = ['jpeg', 'png', 'bmp', 'gif', 'webp', 'tiff'] as const satisfies FileKind[];
+/** The images the image service decodes (AVIF by sharp's libheif with AOM; HEIC it cannot read). */
+const images = ['jpeg', 'png', 'bmp', 'gif', 'webp', 'tiff', 'avif'] as const satisfies FileKind[];
 /** Enough for a person, bounded so that one request cannot hold a service for long. */
 const maxFiles = 50;
 
@@ -28,12 +29,12 @@ const definitions = [
     id: 'jpg-to-pdf',
     aliases: [],
     name: 'JPG to PDF',
-    description: 'Turn JPG photos into a PDF, one page each.',
+    description: 'Turn JPG photos into a PDF, one page each (PNG, WebP, TIFF and AVIF too).',
     icon: '🖼️',
     category: 'Convert',
     usage: 39210,
     service: 'image',
-    input: { kinds: ['jpeg'], min: 1, max: maxFiles },
+    input: { kinds: images, min: 1, max: maxFiles },
     output: 'pdf',
     checks: { pages: 'per-file' },
     options: z.object({ pageSize: imagePageSize }),
@@ -212,7 +213,7 @@ const definitions = [
     id: 'image-to-pdf',
     aliases: [],
     name: 'Image to PDF',
-    description: 'Turn PNG, BMP, GIF and other images into a PDF, one page each.',
+    description: 'Turn PNG, WebP, TIFF, AVIF, GIF, BMP and JPG images into a PDF, one page each.',
     icon: '🏞️',
     category: 'Convert',
     usage: 6200,

@@ -25,6 +25,7 @@ describe('sniffKind', () => {
     ['images/pillow-hopper.bmp', 'bmp'],
     ['images/pillow-hopper.webp', 'webp'],
     ['images/pillow-hopper.tif', 'tiff'],
+    ['images/pillow-hopper.avif', 'avif'],
     ['office/jod-test.xlsx', 'xlsx'],
     ['office/jod-test.rtf', 'rtf'],
   ])('%s is %s', async (file, kind) => {

@@ -12,6 +12,8 @@ export async function sniffKind(path: string): Promise<FileKind | undefined> {
   const bytes = await readStart(path, head);
   if (bytes.length === 0) return undefined;
   if (bytes.subarray(0, 1024).includes('%PDF-')) return 'pdf';
+  const brands = isoBrands(bytes);
+  if (brands) return isAvif(brands) ? 'avif' : undefined;
   const type = await fileTypeFromBuffer(bytes);
   switch (type?.ext) {
     case 'jpg':
@@ -44,4 +46,36 @@ export async function sniffKind(path: string): Promise<FileKind | undefined> {
   if (text.startsWith('{\\rtf')) return 'rtf';
   if (/^(<!doctype html|<html|<head|<body|<!--)/.test(text)) return 'html';
   return undefined;
+}
+
+/**
+ * The brands of an ISO base media file (AVIF, HEIC, MP4, ...): its first box is `ftyp`, holding the
+ * major brand, a version, then the compatible brands. Undefined when the file does not start so.
+ */
+export function isoBrands(bytes: Buffer): { major: string; compatible: string[] } | undefined {
+  if (bytes.length < 16 || bytes.toString('latin1', 4, 8) !== 'ftyp') return undefined;
+  const size = bytes.readUInt32BE(0);
+  if (size < 16 || size % 4 !== 0) return undefined;
+  const end = Math.min(size, bytes.length);
+  const compatible: string[] = [];
+  for (let at = 16; at + 4 <= end; at += 4) compatible.push(bytes.toString('latin1', at, at + 4));
+  return { major: bytes.toString('latin1', 8, 12), compatible };
+}
+
+/** HEVC-coded brands: HEIC stills and sequences, which need a decoder Quire does not have. */
+const heicBrands = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
+
+/**
+ * An AVIF image or sequence: `avif` or `avis` among its brands. Writers may put the generic `mif1`
+ * first and `avif` among the compatible ones; a file whose major brand is a HEIC one is HEIC.
+ */
+function isAvif({ major, compatible }: { major: string; compatible: string[] }): boolean {
+  if (heicBrands.has(major)) return false;
+  return [major, ...compatible].some((b) => b === 'avif' || b === 'avis');
+}
+
+/** Whether the file is a HEIC (HEVC-coded HEIF) image: a phone photo Quire can name but not read. */
+export async function isHeic(path: string): Promise<boolean> {
+  const brands = isoBrands(await readStart(path, 256));
+  return brands !== undefined && !isAvif(brands) && [brands.major, ...brands.compatible].some((b) => heicBrands.has(b));
 }

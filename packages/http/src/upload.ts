@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
 import {
+  accepts,
   checkFileCount,
   fileKinds,
   parseOptions,
@@ -10,7 +11,7 @@ import {
   type Tool,
 } from '@quire/catalog';
 import { safeName, ToolError, uploadLimitBytes } from '@quire/base';
-import { uploadKind } from '@quire/detect';
+import { isHeic, uploadKind } from '@quire/detect';
 
 /** What a tool call's form may hold, wherever it is read (the gateway passes it on under the same bounds). */
 export const formLimits = {
@@ -72,13 +73,21 @@ function field(req: Request, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The check's answer to a file of a kind the tool does not read, named as the client named it (cleaned). */
-export function unsupportedType(tool: Tool, name: string): ToolError {
+/**
+ * The check's answer to a file of a kind the tool does not read, named as the client named it (cleaned).
+ * A HEIC photo (what iPhones take) is named as such, with what to do: no decoder for it is at hand.
+ */
+export function unsupportedType(tool: Tool, name: string, heic = false): ToolError {
   const wanted = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
   if ('kinds' in tool.input && tool.input.damaged)
     return new ToolError(
       'unsupported_type',
       `"${name}" holds no ${wanted}, not even a damaged one: there is nothing to repair.`,
+    );
+  if (heic)
+    return new ToolError(
+      'unsupported_type',
+      `"${name}" is a HEIC image, which this tool cannot read (it takes ${wanted}): please save it as JPEG first.`,
     );
   return new ToolError('unsupported_type', `"${name}" is not a file this tool can read (it takes ${wanted}).`);
 }
@@ -106,7 +115,7 @@ export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRe
   for (const file of files) {
     const kind = await uploadKind(tool, file.path);
     const name = safeName(file.originalname);
-    if (!kind) throw unsupportedType(tool, name);
+    if (!kind) throw unsupportedType(tool, name, accepts(tool, 'jpeg') && (await isHeic(file.path)));
     inputs.push({ path: file.path, name, kind, size: file.size });
   }
   if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);

@@ -12,7 +12,7 @@ export const imageSettings = {
    */
   IMAGE_MAX_MEGAPIXELS: setting.wholeNumber(300, 1),
   /**
-   * Largest image of a kind that must be held whole in memory while it is decoded (WebP, GIF, BMP,
+   * Largest image of a kind that must be held whole in memory while it is decoded (WebP, AVIF, GIF, BMP,
    * interlaced PNG, a progressive JPEG that cannot go in as it is): a 49 MP WebP took 360 MB over the
    * service's own, about 7.5 bytes a pixel, so 50 MP stays under 400 MB.
    */

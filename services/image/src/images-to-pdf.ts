@@ -9,9 +9,10 @@ import { ImagePdfWriter } from './pdf/writer.ts';
 import { inOrder } from './util.ts';
 
 /**
- * JPG to PDF and Image to PDF (the catalog says which images each takes): one page per image, or per page of a multi-page TIFF, in the order
- * sent, each shown as it is displayed (EXIF orientation applied by the page's matrix). JPEGs go in as
- * they are, never re-encoded; other images losslessly; transparency is kept as a soft mask.
+ * JPG to PDF and Image to PDF, which take the same images: one page per image, or per page of a
+ * multi-page TIFF, in the order sent, each shown as it is displayed (EXIF orientation applied by the
+ * page's matrix, an AVIF's rotation and mirroring by its decoder). JPEGs go in as they are, never
+ * re-encoded; other images losslessly; transparency is kept as a soft mask, so it shows on white.
  */
 export async function imagesToPdf(ctx: ToolContext<{ pageSize: PageSize }>): Promise<ToolResult> {
   const { pageSize } = ctx.options;

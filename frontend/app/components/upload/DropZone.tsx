@@ -1,15 +1,9 @@
 import { useState } from 'react';
 import { fileKinds } from 'virtual:quire/file-kinds';
+import { acceptOf } from './accept.ts';
 import { takesMany, type Tool } from '../../lib/tools.ts';
 import { useSiteSettings } from '../../lib/settings.ts';
 import { useT } from '../../i18n/use-t.ts';
-
-/** File name endings the picker offers; the server judges files by their content, not by these. */
-function acceptOf(tool: Tool): string {
-  if (!('kinds' in tool.input)) return '';
-  const more: Record<string, string[]> = { jpeg: ['.jpeg'], tiff: ['.tiff'], html: ['.htm'] };
-  return tool.input.kinds.flatMap((k) => [`.${fileKinds[k].ext}`, ...(more[k] ?? [])]).join(',');
-}
 
 /** The file picker, which files can also be dropped on, with the kinds and size it takes. */
 export function DropZone({ tool, onFiles }: { tool: Tool; onFiles: (files: FileList) => void }) {

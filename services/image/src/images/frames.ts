@@ -164,6 +164,18 @@ export async function probe(input: ToolInput): Promise<Frame[]> {
       // libvips decodes WebP and GIF frames whole. An animation gives its first frame.
       return [sharpFrame(input, await metadataOf(input), 0, fileKinds[input.kind].label)];
     }
+    case 'avif': {
+      // libheif decodes an AVIF whole, its rotation and mirroring (irot, imir) applied, so the size
+      // read is the size shown and no orientation is left to apply. A sequence gives its first image.
+      const meta = await metadataOf(input);
+      // Its brands said AVIF; an image coded otherwise (HEVC) has no decoder here.
+      if (meta.compression !== undefined && meta.compression !== 'av1')
+        throw new ToolError(
+          'unsupported_type',
+          `"${input.name}" holds a ${meta.compression.toUpperCase()} image, which this tool cannot read: please save it as JPEG first.`,
+        );
+      return [sharpFrame(input, meta, 0, 'AVIF')];
+    }
     default:
       throw new ToolError('unsupported_type', `"${input.name}" is not an image this tool can read.`);
   }
