@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { charAccuracy, prf, type PRF } from '../tests/lib/fidelity/measures.ts';
@@ -162,6 +162,7 @@ export async function benchOcr(): Promise<BenchReport> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ocr-'));
   const work = join(dir, 'work');
   mkdirSync(work);
+  const load = [loadavg()[0]!];
   const service = await startService('pdf-extract', port, { WORK_DIR: work, JOB_TIMEOUT_MS: '600000' });
   try {
     // The inputs: the corpus scan decrypted (OCRmyPDF refuses encrypted files), and the made scans.
@@ -211,7 +212,9 @@ export async function benchOcr(): Promise<BenchReport> {
       ocrmypdfPagesPerSecond: 10 / seconds.ocrmypdf,
       ratio: seconds.ocrmypdf / seconds.quire,
     };
-    return { name: 'ocr', summary: summarize(rows, speed), data: { rows, speed, seconds } };
+    load.push(loadavg()[0]!);
+    const machine = { date: new Date().toISOString().slice(0, 10), cores: cpus().length, load };
+    return { name: 'ocr', summary: summarize(rows, speed, machine), data: { rows, speed, seconds, machine } };
   } finally {
     service.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
@@ -223,6 +226,7 @@ const f3 = (x: number) => x.toFixed(3);
 function summarize(
   rows: Row[],
   speed: { quirePagesPerSecond: number; ocrmypdfPagesPerSecond: number; ratio: number },
+  machine: { date: string; cores: number; load: number[] },
 ): string {
   const lines = rows.map(
     (r) =>
@@ -235,7 +239,7 @@ function summarize(
   return [
     '### OCR (pdf-ocr and pdf-to-text against bare OCRmyPDF)',
     '',
-    `Word F1 and character accuracy of pdftotext on pdf-ocr's result and of \`ocrmypdf --sidecar\`, same files, same run. ${
+    `Word F1 and character accuracy of pdftotext on pdf-ocr's result and of \`ocrmypdf --sidecar\`, same files, same run. Character accuracy is 1 − edit distance / length of the known text, words aligned in order first, so a wrong reading order counts. ${
       equal
         ? 'pdf-ocr is as accurate as bare OCRmyPDF on every file (within 0.005).'
         : 'pdf-ocr is less accurate than bare OCRmyPDF on some file.'
@@ -249,6 +253,6 @@ function summarize(
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...lines,
     '',
-    `Speed on a 10-page made scan: pdf-ocr ${speed.quirePagesPerSecond.toFixed(2)} pages/s, bare OCRmyPDF ${speed.ocrmypdfPagesPerSecond.toFixed(2)} pages/s: ${speed.ratio.toFixed(2)}× (target ≥ 0.9×).`,
+    `Speed on a 10-page made scan: pdf-ocr ${speed.quirePagesPerSecond.toFixed(2)} pages/s, bare OCRmyPDF ${speed.ocrmypdfPagesPerSecond.toFixed(2)} pages/s: ${speed.ratio.toFixed(2)}× (target ≥ 0.9×). Run on ${machine.date}, shared ${machine.cores}-core machine, load average ${machine.load.map((l) => l.toFixed(1)).join(' then ')}: other work slows both sides.`,
   ].join('\n');
 }
