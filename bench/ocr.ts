@@ -9,6 +9,7 @@
  * two runs each, alternated. Target: pdf-ocr at least 0.9× bare OCRmyPDF's speed, and as accurate.
  */
 import { execFileSync } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -136,12 +137,25 @@ open(sys.argv[1], "wb").write(img2pdf.convert(*sys.argv[2:], layout_fun=layout))
   execFileSync('/usr/bin/python3', ['-c', py, out, ...images]);
 }
 
+/** One call over node:http, which waits as long as the job may run (fetch gives up on headers after 300 s). */
 async function callService(tool: string, file: string): Promise<Buffer> {
   const form = new FormData();
   form.append('file', await openAsBlob(file), basename(file));
-  const res = await fetch(`http://127.0.0.1:${port}/tools/${tool}`, { method: 'POST', body: form });
-  if (!res.ok) throw new Error(`${tool} on ${basename(file)}: ${res.status} ${await res.text()}`);
-  return Buffer.from(await res.arrayBuffer());
+  const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+  const body = Buffer.from(await encoded.arrayBuffer());
+  const { status, data } = await new Promise<{ status: number; data: Buffer }>((resolve, reject) => {
+    const headers = { 'content-type': encoded.headers.get('content-type')!, 'content-length': body.length };
+    const req = request({ host: '127.0.0.1', port, path: `/tools/${tool}`, method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, data: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  if (status !== 200) throw new Error(`${tool} on ${basename(file)}: ${status} ${data.toString('utf8')}`);
+  return data;
 }
 
 async function quire(file: string, out: string): Promise<void> {
