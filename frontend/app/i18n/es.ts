@@ -510,6 +510,7 @@ export const es: Translation = {
     showPage: 'Mostrar la página {{page}}',
     cropArea: 'Página {{page}}: la parte que se conserva',
     kept: 'Se conserva: {{width}} × {{height}} {{unit}}, a {{left}} del borde izquierdo y a {{top}} del borde superior.',
+    numberedAs: 'con el número «{{label}}»',
     cropAuto:
       'Los márgenes blancos de cada página se detectan solos; dibuja un recuadro para elegir tú la parte que se conserva.',
   },

@@ -528,6 +528,7 @@ export const fr: Translation = {
     showPage: 'Afficher la page {{page}}',
     cropArea: 'Page {{page}} : la partie à garder',
     kept: 'Gardé : {{width}} × {{height}} {{unit}}, à {{left}} du bord gauche et à {{top}} du haut.',
+    numberedAs: 'numérotée « {{label}} »',
     cropAuto:
       'Les marges blanches de chaque page sont trouvées automatiquement ; tracez un cadre pour choisir vous-même la partie à garder.',
   },

@@ -507,6 +507,7 @@ export const hi: Translation = {
     showPage: 'पेज {{page}} दिखाएँ',
     cropArea: 'पेज {{page}}: रखा जाने वाला हिस्सा',
     kept: 'रखा गया: {{width}} × {{height}} {{unit}}, बाएँ किनारे से {{left}} और ऊपर से {{top}}।',
+    numberedAs: 'नंबर “{{label}}”',
     cropAuto: 'हर पेज के सफ़ेद हाशिये अपने-आप ढूँढे जाते हैं; रखा जाने वाला हिस्सा ख़ुद चुनने के लिए एक बॉक्स बनाएँ।',
   },
 };

@@ -61,7 +61,7 @@ export function CropView({
   function down(e: PointerEvent<HTMLDivElement>) {
     if (!page || (e.pointerType === 'mouse' && e.button !== 0)) return;
     e.currentTarget.setPointerCapture(e.pointerId);
-    e.currentTarget.focus();
+    e.currentTarget.focus({ preventScroll: true });
     const p = at(e);
     setDrag({ from: p, to: p });
   }

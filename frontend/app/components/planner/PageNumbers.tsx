@@ -1,3 +1,4 @@
+import { useT } from '../../i18n/use-t.ts';
 import { labelPlace, labelsOf, numberingOf } from './number-preview.ts';
 import { marksOf } from './page-marks.ts';
 import { PagePicker } from './PagePicker.tsx';
@@ -23,12 +24,17 @@ export function PageNumbers({
       ? [...marks].sort((a, b) => a - b)
       : Array.from({ length: pdf.pageCount }, (_, i) => i + 1);
   const labels = labelsOf(numbered, numbering);
+  const t = useT();
   return (
     <PagePicker
       pdf={pdf}
       pages={pages}
       onPages={(next) => onChange({ pages: next })}
       purpose="number"
+      said={(page) => {
+        const label = labels.get(page);
+        return label === undefined ? undefined : t('planner.numberedAs', { label });
+      }}
       overlay={(page) => {
         const label = labels.get(page);
         if (label === undefined) return undefined;

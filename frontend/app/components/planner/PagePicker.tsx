@@ -14,6 +14,7 @@ export function PagePicker({
   pages,
   onPages,
   purpose,
+  said,
   overlay,
 }: {
   pdf: ReadablePdf;
@@ -21,6 +22,8 @@ export function PagePicker({
   onPages: (pages: string) => void;
   /** What a mark means: a page to delete, or a page to number. */
   purpose: 'remove' | 'number';
+  /** What a page's name adds: what is drawn over it, said. */
+  said?: (page: number) => string | undefined;
   /** What to draw over a page, in its points. */
   overlay?: (page: number) => ((size: { width: number; height: number }) => ReactNode) | undefined;
 }) {
@@ -51,13 +54,12 @@ export function PagePicker({
                 {...item(i)}
                 className={marked ? 'marked' : undefined}
                 aria-pressed={marked}
-                aria-label={t('planner.pageOf', { page, count })}
+                aria-label={[t('planner.pageOf', { page, count }), said?.(page)].filter(Boolean).join(', ')}
                 onClick={() => onPages(toggledRanges(marks ?? new Set(), page))}
               >
                 <PageThumb page={page} draw={pdf.draw} overlay={overlay?.(page)} />
-                <span className="page-number" aria-hidden="true">
-                  {page}
-                </span>
+                {/* Drawn by the style sheet, so that the page's name holds all the text it shows. */}
+                <span className="page-number" data-page={page} aria-hidden="true" />
                 {purpose === 'remove' && marked && (
                   <span className="page-mark" aria-hidden="true">
                     ✕

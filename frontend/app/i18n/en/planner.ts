@@ -34,5 +34,6 @@ export const planner = addEnglish('planner', {
   showPage: 'Show page {{page}}',
   cropArea: 'Page {{page}}: the part to keep',
   kept: 'Kept: {{width}} × {{height}} {{unit}}, {{left}} from the left and {{top}} from the top.',
+  numberedAs: 'numbered “{{label}}”',
   cropAuto: 'The white margins of each page are found by themselves; draw a box to choose the part to keep yourself.',
 });
