@@ -5,10 +5,15 @@ import type { CopyKey } from '../i18n/use-t.ts';
 import { useT } from '../i18n/use-t.ts';
 import { LanguageChoice } from './upload/LanguageChoice.tsx';
 
-/** The option a tool's page view fills in. */
-const plannedOption: Record<string, string> = { 'organize-pdf': 'plan' };
+/** The tools with a page view, and the field it shows under: the one it fills in, or the one it is about. */
+const pageViewField: Record<string, string> = {
+  'organize-pdf': 'plan',
+  'pdf-page-remove': 'pages',
+  'add-page-numbers': 'pages',
+  'crop-pdf': 'box',
+};
 // pdf.js comes with the page view, loaded once a PDF is chosen on a tool page that has one.
-const PagePlanner = lazy(() => import('./planner/PagePlanner.tsx'));
+const PageView = lazy(() => import('./planner/PageView.tsx'));
 
 /** The chosen PDF, for a page view of it. */
 export type ChosenPdf = { file: File; password: string; onLocked: () => void };
@@ -30,11 +35,12 @@ export function OptionsForm({
   toolId: string;
   fields: OptionField[];
   values: Record<string, string>;
-  onChange: (name: string, value: string) => void;
+  onChange: (changes: Record<string, string>) => void;
   pdf?: ChosenPdf;
 }) {
   const t = useT();
   if (fields.length === 0) return null;
+  const filled = Object.fromEntries(fields.map((f) => [f.name, values[f.name] ?? f.default ?? '']));
   return (
     <fieldset className="options">
       <legend>{t('upload.options')}</legend>
@@ -48,14 +54,14 @@ export function OptionsForm({
                 type="checkbox"
                 id={id}
                 checked={value === 'true'}
-                onChange={(e) => onChange(f.name, String(e.target.checked))}
+                onChange={(e) => onChange({ [f.name]: String(e.target.checked) })}
               />
               {label(t, f.name)}
             </label>
           );
         }
         if (f.name === 'language')
-          return <LanguageChoice key={f.name} id={id} value={value} onChange={(v) => onChange(f.name, v)} />;
+          return <LanguageChoice key={f.name} id={id} value={value} onChange={(v) => onChange({ [f.name]: v })} />;
         // A compression level says what it keeps, in the numbers the service holds it to.
         const level = f.name === 'level' ? compressionLevels[value as CompressionLevel] : undefined;
         return (
@@ -66,7 +72,7 @@ export function OptionsForm({
                 id={id}
                 value={value}
                 aria-describedby={level ? `${id}-hint` : undefined}
-                onChange={(e) => onChange(f.name, e.target.value)}
+                onChange={(e) => onChange({ [f.name]: e.target.value })}
               >
                 {f.choices.map((c) => (
                   <option key={c} value={c}>
@@ -88,17 +94,18 @@ export function OptionsForm({
                 maxLength={f.maxLength}
                 pattern={f.pattern?.replace(/^\^|\$$/g, '')}
                 placeholder={f.pattern ? t('options.rangesHint') : undefined}
-                onChange={(e) => onChange(f.name, e.target.value)}
+                onChange={(e) => onChange({ [f.name]: e.target.value })}
               />
             )}
-            {pdf && plannedOption[toolId] === f.name && (
+            {pdf && pageViewField[toolId] === f.name && (
               <Suspense fallback={null}>
-                <PagePlanner
+                <PageView
+                  toolId={toolId}
                   file={pdf.file}
                   password={pdf.password}
-                  plan={value}
-                  onPlan={(plan) => onChange(f.name, plan)}
                   onLocked={pdf.onLocked}
+                  values={filled}
+                  onChange={onChange}
                 />
               </Suspense>
             )}

@@ -72,7 +72,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
         toolId={tool.id}
         fields={fields}
         values={options}
-        onChange={(name, value) => setOptions({ ...options, [name]: value })}
+        onChange={(changes) => setOptions((now) => ({ ...now, ...changes }))}
         pdf={
           pdfFile && {
             file: pdfFile,

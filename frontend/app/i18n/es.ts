@@ -511,9 +511,27 @@ export const es: Translation = {
     movedTo: 'Página {{page}} movida a la posición {{position}} de {{count}}.',
     rotated: 'Giradas: páginas {{pages}}.',
     removed: 'Eliminadas: páginas {{pages}}.',
-    unreadable: 'Las páginas de este archivo no se pueden mostrar aquí; escribe el plan.',
-    locked: 'Este PDF está protegido: escribe su contraseña abajo para ver sus páginas, o escribe el plan.',
-    wrongPassword: 'Esa contraseña no abre este PDF; inténtalo de nuevo o escribe el plan.',
+    unreadable: 'Las páginas de este archivo no se pueden mostrar aquí; rellena las opciones.',
+    locked: 'Este PDF está protegido: escribe su contraseña abajo para ver sus páginas, o rellena las opciones.',
+    wrongPassword: 'Esa contraseña no abre este PDF; inténtalo de nuevo o rellena las opciones.',
     notShown: 'Este plan no se puede mostrar como páginas de este PDF; corrígelo o empieza de nuevo.',
+    pageOf: 'Página {{page}} de {{count}}',
+    removeTitle: 'Páginas que eliminar',
+    removeHint:
+      'Haz clic o toca las páginas que quieres eliminar, o ve de página en página con las flechas y pulsa Espacio.',
+    numberTitle: 'Páginas que numerar',
+    numberHint:
+      'Haz clic o toca las páginas que quieres numerar, o ve de página en página con las flechas y pulsa Espacio. Si no eliges ninguna, se numeran todas.',
+    rangesNotShown: 'Estas páginas no se pueden marcar en este PDF; corrígelas o bórralas.',
+    clear: 'Borrar',
+    cropHint:
+      'Dibuja con el ratón o con el dedo la parte que quieres conservar. Con el teclado: las flechas mueven el recuadro y Mayús con una flecha lo agranda o lo achica.',
+    cropPages: 'Página mostrada',
+    showPage: 'Mostrar la página {{page}}',
+    cropArea: 'Página {{page}}: la parte que se conserva',
+    kept: 'Se conserva: {{width}} × {{height}} {{unit}}, a {{left}} del borde izquierdo y a {{top}} del borde superior.',
+    numberedAs: 'con el número «{{label}}»',
+    cropAuto:
+      'Los márgenes blancos de cada página se detectan solos; dibuja un recuadro para elegir tú la parte que se conserva.',
   },
 };

@@ -528,9 +528,28 @@ export const fr: Translation = {
     movedTo: 'Page {{page}} déplacée en position {{position}} sur {{count}}.',
     rotated: 'Pivotées : pages {{pages}}.',
     removed: 'Supprimées : pages {{pages}}.',
-    unreadable: 'Les pages de ce fichier ne peuvent pas être affichées ici ; saisissez le plan.',
-    locked: 'Ce PDF est protégé : saisissez son mot de passe ci-dessous pour voir ses pages, ou saisissez le plan.',
-    wrongPassword: 'Ce mot de passe n’ouvre pas ce PDF ; réessayez, ou saisissez le plan.',
+    unreadable: 'Les pages de ce fichier ne peuvent pas être affichées ici ; remplissez plutôt les options.',
+    locked:
+      'Ce PDF est protégé : saisissez son mot de passe ci-dessous pour voir ses pages, ou remplissez plutôt les options.',
+    wrongPassword: 'Ce mot de passe n’ouvre pas ce PDF ; réessayez, ou remplissez plutôt les options.',
     notShown: 'Ce plan ne peut pas être affiché en pages de ce PDF ; corrigez-le, ou recommencez.',
+    pageOf: 'Page {{page}} sur {{count}}',
+    removeTitle: 'Pages à supprimer',
+    removeHint:
+      'Cliquez ou touchez les pages à supprimer, ou passez d’une page à l’autre avec les flèches et appuyez sur Espace.',
+    numberTitle: 'Pages à numéroter',
+    numberHint:
+      'Cliquez ou touchez les pages à numéroter, ou passez d’une page à l’autre avec les flèches et appuyez sur Espace. Si aucune n’est choisie, toutes les pages sont numérotées.',
+    rangesNotShown: 'Ces pages ne peuvent pas être marquées sur ce PDF ; corrigez-les ou effacez-les.',
+    clear: 'Effacer',
+    cropHint:
+      'Tracez la partie à garder à la souris ou au doigt. Au clavier : les flèches déplacent le cadre, Maj avec une flèche l’agrandit ou le réduit.',
+    cropPages: 'Page affichée',
+    showPage: 'Afficher la page {{page}}',
+    cropArea: 'Page {{page}} : la partie à garder',
+    kept: 'Gardé : {{width}} × {{height}} {{unit}}, à {{left}} du bord gauche et à {{top}} du haut.',
+    numberedAs: 'numérotée « {{label}} »',
+    cropAuto:
+      'Les marges blanches de chaque page sont trouvées automatiquement ; tracez un cadre pour choisir vous-même la partie à garder.',
   },
 };

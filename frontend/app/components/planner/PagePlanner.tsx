@@ -1,29 +1,15 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import '../../i18n/en/planner.ts';
 import { useT } from '../../i18n/use-t.ts';
 import { allPages, moved, planOf, rangesOf, sheetsOfPlan, turned, type Sheet } from './page-list.ts';
 import { PageThumb } from './PageThumb.tsx';
-import { openPdf, type OpenedPdf } from './pdf-pages.ts';
+import type { ReadablePdf } from './pdf-pages.ts';
 
 /**
  * The pages of the chosen PDF as thumbnails, to reorder (drag, or Shift with an arrow key), rotate,
  * select and delete. It writes the page plan and shows the plan typed in the text field where it can.
  */
-export default function PagePlanner({
-  file,
-  password,
-  plan,
-  onPlan,
-  onLocked,
-}: {
-  file: File;
-  password: string;
-  plan: string;
-  onPlan: (plan: string) => void;
-  onLocked: () => void;
-}) {
+export function PagePlanner({ pdf, plan, onPlan }: { pdf: ReadablePdf; plan: string; onPlan: (plan: string) => void }) {
   const t = useT();
-  const pdf = useOpenedPdf(file, password, onLocked);
   const [current, setCurrent] = useState(0);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [said, say] = useState('');
@@ -37,8 +23,6 @@ export default function PagePlanner({
     focusNext.current = undefined;
   });
 
-  if (!pdf) return <p className="note">{t('planner.loading')}</p>;
-  if (!pdf.ok) return <p className="note">{t(`planner.${pdf.reason === 'password' ? 'locked' : pdf.reason}`)}</p>;
   const count = pdf.pageCount;
   const sheets = sheetsOfPlan(plan, count);
   if (!sheets) {
@@ -175,7 +159,7 @@ export default function PagePlanner({
                 }}
               >
                 {'page' in sheet ? (
-                  <PageThumb page={sheet.page} turn={sheet.turn} draw={pdf.thumbnail} />
+                  <PageThumb page={sheet.page} turn={sheet.turn} draw={pdf.draw} />
                 ) : (
                   <div className="page-thumb" aria-hidden="true" />
                 )}
@@ -195,26 +179,4 @@ export default function PagePlanner({
       </p>
     </div>
   );
-}
-
-/** The chosen PDF opened by pdf.js, again whenever the password changes; a locked one asks for its password. */
-function useOpenedPdf(file: File, password: string, onLocked: () => void): OpenedPdf | undefined {
-  const [pdf, setPdf] = useState<OpenedPdf>();
-  useEffect(() => {
-    let current = true;
-    let opened: OpenedPdf | undefined;
-    setPdf(undefined);
-    void openPdf(file, password).then((result) => {
-      opened = result;
-      if (!current) return void (result.ok && result.close());
-      setPdf(result);
-      if (!result.ok && result.reason !== 'unreadable') onLocked();
-    });
-    return () => {
-      current = false;
-      if (opened?.ok) opened.close();
-    };
-    // onLocked changes with every render of the form; the document only with the file and password.
-  }, [file, password]);
-  return pdf;
 }

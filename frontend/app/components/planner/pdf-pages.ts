@@ -9,18 +9,32 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 GlobalWorkerOptions.workerSrc = workerUrl;
 
 /** Width in pixels of a page image: enough to tell pages apart, small enough for hundreds of them. */
-const thumbnailWidth = 160;
+export const thumbnailWidth = 160;
 /** Pages rendered at once; the others wait their turn. */
 const atOnce = 2;
+
+/** A page drawn: an object URL of its image, and the page's size as a viewer shows it (turned), in points. */
+export interface Drawn {
+  url: string;
+  width: number;
+  height: number;
+}
+
+/** Draws a page `width` pixels wide; the caller revokes the image's URL when it lets it go. */
+export type Draw = (page: number, signal: AbortSignal, width?: number) => Promise<Drawn>;
 
 export type OpenedPdf =
   | {
       ok: true;
       pageCount: number;
-      thumbnail: (page: number, signal: AbortSignal) => Promise<string>;
+      /** A page's image, {@link thumbnailWidth} pixels wide unless asked otherwise. */
+      draw: Draw;
       close: () => void;
     }
   | { ok: false; reason: 'password' | 'wrongPassword' | 'unreadable' };
+
+/** A PDF pdf.js could open. */
+export type ReadablePdf = Extract<OpenedPdf, { ok: true }>;
 
 export async function openPdf(file: File, password: string): Promise<OpenedPdf> {
   let doc: PDFDocumentProxy;
@@ -38,17 +52,20 @@ export async function openPdf(file: File, password: string): Promise<OpenedPdf> 
   return {
     ok: true,
     pageCount: doc.numPages,
-    thumbnail: (page, signal) => queue(() => render(doc, page, signal)),
+    draw: (page, signal, width = thumbnailWidth) => queue(() => render(doc, page, width, signal)),
     close: () => void doc.destroy(),
   };
 }
 
-/** An object URL of a page drawn small; the caller revokes it when the image is let go. */
-async function render(doc: PDFDocumentProxy, number: number, signal: AbortSignal): Promise<string> {
+/**
+ * A page drawn `width` pixels wide. pdf.js shows the part of the page a viewer does (the crop box within
+ * the media box) turned by its /Rotate, as the tools measure it, so its size at scale 1 is theirs in points.
+ */
+async function render(doc: PDFDocumentProxy, number: number, width: number, signal: AbortSignal): Promise<Drawn> {
   signal.throwIfAborted();
   const page = await doc.getPage(number);
   const unit = page.getViewport({ scale: 1 });
-  const viewport = page.getViewport({ scale: thumbnailWidth / unit.width });
+  const viewport = page.getViewport({ scale: width / unit.width });
   const canvas = document.createElement('canvas');
   canvas.width = Math.ceil(viewport.width);
   canvas.height = Math.ceil(viewport.height);
@@ -60,7 +77,13 @@ async function render(doc: PDFDocumentProxy, number: number, signal: AbortSignal
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.8));
   canvas.width = 0; // frees the bitmap now rather than at the next collection
   if (!blob) throw new Error('the page could not be drawn');
-  return URL.createObjectURL(blob);
+  return { url: URL.createObjectURL(blob), ...shownSize(page.view, page.rotate) };
+}
+
+/** A page's size as shown, in points (not scaled by a /UserUnit, which the tools do not read either). */
+function shownSize([x0, y0, x1, y1]: number[], rotate: number): { width: number; height: number } {
+  const [w, h] = [Math.abs(x1! - x0!), Math.abs(y1! - y0!)];
+  return rotate % 180 === 0 ? { width: w, height: h } : { width: h, height: w };
 }
 
 /** Runs at most `n` of the given jobs at a time, in the order they came. */

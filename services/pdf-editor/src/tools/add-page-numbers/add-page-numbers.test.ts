@@ -4,7 +4,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { check, corpus, pages, pdf, rotations, scratch, text, useEditor } from '../../../test/helpers.ts';
 import { changedBox, render } from '../../../test/render.ts';
-import { roman } from './labels.ts';
+import { roman } from '@quire/catalog/page-labels';
 
 const { call } = useEditor();
 const eleven = pdf('qpdf-11-pages.pdf');

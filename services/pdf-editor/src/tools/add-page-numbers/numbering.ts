@@ -5,7 +5,7 @@ import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { loadPdf, savePdf } from '../../pdf-lib.ts';
 import { pageView, toPageSpace } from '../../page-view.ts';
 import { openRepaired, pagesIn, workPath } from '../../pdf.ts';
-import { pageLabel } from './labels.ts';
+import { pageLabel } from '@quire/catalog/page-labels';
 
 type Options = ToolOptions<'add-page-numbers'>;
 

@@ -1,6 +1,7 @@
-import type { ToolOptions } from '@quire/catalog';
+/** How add-page-numbers writes page numbers: shared by the tool and the page view that previews them. */
 
-type Format = ToolOptions<'add-page-numbers'>['format'];
+/** add-page-numbers' `format` option. */
+export type NumberFormat = 'number' | 'page-of-total' | 'roman-lower' | 'roman-upper';
 
 const romanDigits: [number, string][] = [
   [1000, 'M'],
@@ -26,7 +27,7 @@ export function roman(n: number): string {
 }
 
 /** The label of page number n, `total` being the last number given. */
-export function pageLabel(format: Format, n: number, total: number): string {
+export function pageLabel(format: NumberFormat, n: number, total: number): string {
   switch (format) {
     case 'number':
       return String(n);
