@@ -9,6 +9,7 @@ import { contactMailer } from './mail.ts';
 import { siteDataRoutes } from './site-data.ts';
 import type { GatewayConfig } from './config.ts';
 import { usageStats, type Db } from './db.ts';
+import { jobBackend, setUpJobs, type JobBackend } from './jobs/index.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import { sendResult, type ResultStore } from './results.ts';
 import { resolveChain, runChain } from './runs.ts';
@@ -19,10 +20,18 @@ export interface GatewayDeps {
   db: Db;
   store: ResultStore;
   log?: Logger;
+  /** The jobs' queue and records; default: as the config says (Redis, else this process). */
+  jobs?: JobBackend;
 }
 
 /** The public API (docs/api.md) as an express app, without listening. */
-export function createGatewayApp({ config, db, store, log = createLogger('gateway') }: GatewayDeps): express.Express {
+export function createGatewayApp({
+  config,
+  db,
+  store,
+  log = createLogger('gateway'),
+  jobs = jobBackend(config, log),
+}: GatewayDeps): express.Express {
   const metrics = createGatewayMetrics(config.resultsDir);
   const client_ = new ServiceClient(config.serviceUrls, config.serviceTimeoutMs);
   const app = express();
@@ -67,6 +76,8 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
   app.post('/api.php', ...run);
   app.post('/api/v1/tools/:toolId', ...run);
   app.post('/api/v1/workflows', ...run);
+  const guards = [limiter, bodyLimit];
+  app.use(setUpJobs({ config, backend: jobs, db, store, client: client_, metrics, log, guards }));
 
   app.use(
     siteDataRoutes(
