@@ -34,6 +34,8 @@ export class BullDispatch implements Dispatch {
   constructor(
     private readonly url: string,
     private readonly log: Logger,
+    /** How long a worker's hold on a job lasts unless renewed, and how often holds are checked: BullMQ's by default. */
+    private readonly timing: { lockDuration?: number; stalledInterval?: number } = {},
   ) {
     this.queue = new Queue(queueName, { connection: { url, maxRetriesPerRequest: 2 }, prefix: 'quire' });
     this.queue.on('error', (err) => log.warn('job queue: Redis error', { err: err.message }));
@@ -55,6 +57,7 @@ export class BullDispatch implements Dispatch {
       prefix: 'quire',
       concurrency,
       maxStalledCount: 1,
+      ...this.timing,
     });
     this.worker.on('failed', (job, err) => {
       if (job?.id) givenUp(job.id, err.message);

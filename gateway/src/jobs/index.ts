@@ -45,7 +45,7 @@ const liveTtlMs = (config: GatewayConfig) => 24 * 3600_000 + config.jobs.maxMs;
 
 /**
  * Jobs in this process as its role says: the API (`gateway`), the workers (`worker`), or both. Returns
- * the API's routes (none for a worker alone).
+ * the API's routes, which a worker alone does not serve.
  */
 export function setUpJobs(deps: JobsDeps): RequestHandler[] {
   const { config, backend, store, log } = deps;
@@ -66,7 +66,6 @@ export function setUpJobs(deps: JobsDeps): RequestHandler[] {
       void endJob(shared, id, { state: 'failed', error: { code: 'internal', message } }).catch(() => {});
     });
   }
-  if (config.jobs.role === 'worker') return [];
   return [
     jobsApi({
       ...shared,
