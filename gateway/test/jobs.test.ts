@@ -128,6 +128,22 @@ describe('jobs, on the queue of one process', () => {
     expect((await request(app).delete('/api/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const { app } = await makeGateway();
+    const { body } = await request(app).get('/api/v1/openapi.json');
+    expect(body.paths['/api/v1/jobs'].post.responses['202']).toBeTruthy();
+    expect(Object.keys(body.paths['/api/v1/jobs/{id}'])).toEqual(['get', 'delete']);
+    expect(body.paths['/api/v1/jobs/{id}/events'].get).toBeTruthy();
+    expect(body.components.schemas.Job.properties.state.enum).toEqual([
+      'queued',
+      'running',
+      'done',
+      'failed',
+      'cancelled',
+    ]);
+    expect(body.components.schemas.Error.properties.error.properties.code.enum).toContain('job_cancelled');
+  });
+
   it('cancels a running job: its call to the service ends and it has no result', async () => {
     const { app } = await makeGateway({ PDF_EDITOR_URL: slow.url });
     const { body } = await request(app).post('/api/v1/jobs?tool=pdf-compress').attach('file', pdf);
