@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -159,6 +159,18 @@ describe('jobs, on the queue of one process', () => {
     expect(result.status).toBe(410);
     expect(result.body.error.code).toBe('job_cancelled');
     expect((await ended(app, body.id)).state).toBe('cancelled');
+  });
+
+  it('cancels a queued job: it leaves the queue and its uploads go, the job ahead goes on', async () => {
+    const { app, config } = await makeGateway({ PDF_EDITOR_URL: slow.url, JOBS_CONCURRENCY: '1' });
+    const ahead = await request(app).post('/api/v1/jobs?tool=pdf-compress').attach('file', pdf);
+    const queued = await request(app).post('/api/v1/jobs?tool=pdf-compress').attach('file', pdf);
+    expect(existsSync(join(config.jobs.dir, queued.body.id as string))).toBe(true);
+    const cancelled = await request(app).delete(`/api/v1/jobs/${queued.body.id}`);
+    expect(cancelled.body.state).toBe('cancelled');
+    expect(existsSync(join(config.jobs.dir, queued.body.id as string))).toBe(false);
+    expect((await ended(app, ahead.body.id as string)).state).toBe('done');
+    expect((await request(app).get(`/api/v1/jobs/${queued.body.id}`)).body.state).toBe('cancelled');
   });
 
   it('bounds the jobs one client has queued or running, with Retry-After', async () => {

@@ -89,9 +89,12 @@ export function jobsApi(deps: JobsApiDeps): express.Router {
     '/api/v1/jobs/:id',
     handle(async (req, res) => {
       const record = await find(req);
-      if (!isFinal(record.state)) {
-        await endJob(deps, record.id, { state: 'cancelled' });
-        await deps.dispatch.drop(record.id);
+      if (!isFinal(record.state) && (await endJob(deps, record.id, { state: 'cancelled' }))) {
+        // A job no worker has taken leaves the queue, and its uploads go.
+        if (record.state === 'queued') {
+          await deps.dispatch.drop(record.id);
+          await rm(jobFolder(deps.config.dir, record.id), { recursive: true, force: true });
+        }
       }
       res.json(publicView((await deps.records.get(record.id)) ?? record));
     }),

@@ -1,5 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import type { Logger } from '@quire/base';
+import { orUnavailable } from '../results-redis.ts';
 
 /** Runs one job by its id; it records its own outcome and throws only when something is badly wrong. */
 export type Processor = (id: string) => Promise<void>;
@@ -42,10 +43,15 @@ export class BullDispatch implements Dispatch {
   }
 
   async add(id: string): Promise<void> {
-    await this.queue.add(
-      'job',
-      {},
-      { jobId: id, attempts: 1, removeOnComplete: { age: keptSeconds }, removeOnFail: { age: keptSeconds } },
+    const options = {
+      jobId: id,
+      attempts: 1,
+      removeOnComplete: { age: keptSeconds },
+      removeOnFail: { age: keptSeconds },
+    };
+    await orUnavailable(
+      () => this.queue.add('job', {}, options),
+      'Jobs cannot be queued right now. Please try again in a moment.',
     );
   }
 

@@ -10,7 +10,7 @@ import { jobsApi } from './api.ts';
 import { BullDispatch, MemoryDispatch, type Dispatch } from './dispatch.ts';
 import { MemoryRecordStore, RedisRecordStore, type RecordStore } from './records.ts';
 import { webhookSecret, webhooks } from './webhook.ts';
-import { endJob, jobRunner } from './worker.ts';
+import { endJob, jobRunner, sweepJobFolders } from './worker.ts';
 
 /** Where jobs wait and are recorded: Redis when the deployment has one for its queue, else this process. */
 export interface JobBackend {
@@ -40,6 +40,9 @@ export interface JobsDeps {
   guards: RequestHandler[];
 }
 
+/** How often a worker process removes the folders of jobs that no worker took. */
+const sweepEveryMs = 10 * 60_000;
+
 /** A live job's record outlasts the longest a job may wait and run. */
 const liveTtlMs = (config: GatewayConfig) => 24 * 3600_000 + config.jobs.maxMs;
 
@@ -57,6 +60,8 @@ export function setUpJobs(deps: JobsDeps): RequestHandler[] {
   watchJobQueue(deps.metrics, () => backend.dispatch.depth());
   const shared = { records: backend.records, store, webhooks: hooks, liveTtlMs: liveTtlMs(config) };
   if (config.jobs.role !== 'gateway') {
+    const sweep = () => void sweepJobFolders(config.jobs.dir, shared.liveTtlMs);
+    setInterval(sweep, sweepEveryMs).unref();
     const run = jobRunner({ ...deps, ...shared, jobsDir: config.jobs.dir });
     backend.dispatch.work(run, config.jobs.concurrency, (id, reason) => {
       log.warn('a job was given up by the queue', { job: id.slice(0, 6), reason });

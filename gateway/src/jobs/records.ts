@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { FileKind } from '@quire/catalog';
+import { orUnavailable } from '../results-redis.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -155,6 +156,7 @@ export class MemoryRecordStore implements RecordStore {
 const recordKey = (id: string) => `quire:job:${id}`;
 const clientKey = (client: string) => `quire:client-jobs:${client}`;
 const channel = 'quire:job-updates';
+const unavailable = 'Jobs cannot be made or read right now. Please try again in a moment.';
 
 /**
  * In one step: the record is replaced (and the change announced) only when it exists and is not final.
@@ -182,11 +184,11 @@ export class RedisRecordStore implements RecordStore {
   }
 
   async create(record: JobRecord, ttlMs: number): Promise<void> {
-    await this.redis.set(recordKey(record.id), JSON.stringify(record), 'PX', ttlMs);
+    await orUnavailable(() => this.redis.set(recordKey(record.id), JSON.stringify(record), 'PX', ttlMs), unavailable);
   }
 
   async get(id: string): Promise<JobRecord | undefined> {
-    const text = await this.redis.get(recordKey(id));
+    const text = await orUnavailable(() => this.redis.get(recordKey(id)), unavailable);
     return text ? (JSON.parse(text) as JobRecord) : undefined;
   }
 
@@ -195,7 +197,10 @@ export class RedisRecordStore implements RecordStore {
     if (!current || isFinal(current.state)) return undefined;
     const record = patched(current, patch);
     const text = JSON.stringify(record);
-    const done = await this.redis.eval(updateScript, 1, recordKey(id), text, String(ttlMs), channel);
+    const done = await orUnavailable(
+      () => this.redis.eval(updateScript, 1, recordKey(id), text, String(ttlMs), channel),
+      unavailable,
+    );
     return done === 1 ? record : undefined;
   }
 
@@ -217,13 +222,17 @@ export class RedisRecordStore implements RecordStore {
   async noteClientJob(client: string, id: string, ttlMs: number): Promise<string[]> {
     const key = clientKey(client);
     const now = Date.now();
-    const [, , ids] = (await this.redis
-      .multi()
-      .zremrangebyscore(key, '-inf', now)
-      .zadd(key, now + ttlMs, id)
-      .zrange(key, 0, -1)
-      .pexpire(key, ttlMs)
-      .exec())!.map(([err, value]) => {
+    const [, , ids] = (await orUnavailable(
+      () =>
+        this.redis
+          .multi()
+          .zremrangebyscore(key, '-inf', now)
+          .zadd(key, now + ttlMs, id)
+          .zrange(key, 0, -1)
+          .pexpire(key, ttlMs)
+          .exec(),
+      unavailable,
+    ))!.map(([err, value]) => {
       if (err) throw err;
       return value;
     }) as [unknown, unknown, string[]];

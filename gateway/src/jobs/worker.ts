@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findTool, type Tool } from '@quire/catalog';
 import { ToolError, safeName, toToolError, type Job, type Logger } from '@quire/base';
@@ -9,7 +9,7 @@ import type { GatewayMetrics } from '../metrics.ts';
 import type { ResultStore } from '../results.ts';
 import { runSteps, toStore } from '../runs.ts';
 import { toWorkFolder, type ServiceClient, type StepInput } from '../service-client.ts';
-import type { FileReport, JobRecord, JobResult, RecordStore } from './records.ts';
+import { isFinal, type FileReport, type JobRecord, type JobResult, type RecordStore } from './records.ts';
 import type { Webhooks } from './webhook.ts';
 
 export interface JobRunnerDeps {
@@ -45,14 +45,26 @@ function jobError(err: unknown): { code: string; message: string } {
   return { code: e.code, message: e.message };
 }
 
+/**
+ * Removes the folders of jobs older than `maxAgeMs`: those a worker never took (cancelled while queued, or
+ * lost with a queue that was emptied). A job's own worker removes its folder when the job ends.
+ */
+export async function sweepJobFolders(jobsDir: string, maxAgeMs: number): Promise<void> {
+  for (const name of await readdir(jobsDir).catch(() => [] as string[])) {
+    const path = join(jobsDir, name);
+    const s = await stat(path).catch(() => undefined);
+    if (s && Date.now() - s.mtimeMs > maxAgeMs) await rm(path, { recursive: true, force: true });
+  }
+}
+
 /** A worker's processor: runs a job by its id from its record and its folder, and records how it went. */
 export function jobRunner(deps: JobRunnerDeps) {
   return async (id: string): Promise<void> => {
     const record = await deps.records.get(id);
-    // Cancelled while it waited, or long gone.
-    if (!record || record.state === 'done' || record.state === 'failed' || record.state === 'cancelled') return;
-    const chain = record.spec.steps.map((step) => findTool(step)!);
     const folder = jobFolder(deps.jobsDir, id);
+    // Cancelled while it waited, or long gone.
+    if (!record || isFinal(record.state)) return void (await rm(folder, { recursive: true, force: true }));
+    const chain = record.spec.steps.map((step) => findTool(step)!);
     const workdir = join(folder, 'work');
     await rm(workdir, { recursive: true, force: true });
     await mkdir(workdir, { recursive: true, mode: 0o700 });
