@@ -6,7 +6,8 @@ import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants } from '@quire/catalog';
 import { usageStats } from '../src/db.ts';
-import type { FileReport, JobResult, publicView } from '../src/jobs/records.ts';
+import { MemoryDispatch } from '../src/jobs/dispatch.ts';
+import { MemoryRecordStore, type FileReport, type JobResult, type publicView } from '../src/jobs/records.ts';
 import { corpus, download, makeGateway } from './helpers.ts';
 import { standIn, type StandIn } from './stand-in.ts';
 
@@ -66,7 +67,10 @@ describe('jobs, on the queue of one process', () => {
   });
 
   it('answers 202 with an unguessable id at once, then runs the tool and keeps its result', async () => {
-    const { app, db } = await makeGateway({ PDF_EDITOR_URL: service.url });
+    const { app, db, jobs } = await makeGateway({ PDF_EDITOR_URL: service.url }, () => ({
+      records: new MemoryRecordStore(),
+      dispatch: new MemoryDispatch(),
+    }));
     const before = (await usageStats(db))['pdf-compress']!;
     const res = await request(app).post('/api/v1/jobs?tool=pdf-compress').attach('file', pdf).field('level', 'low');
     expect(res.status).toBe(202);
@@ -79,6 +83,8 @@ describe('jobs, on the queue of one process', () => {
     expect(job.spec).toBeUndefined();
     expect(await download(app, job.result.download)).toEqual(answer);
     expect(service.received.at(-1)!.fields.level).toEqual(['low']);
+    // Its fields (a password among them) are not kept once it has ended.
+    expect((await jobs!.records.get(job.id))!.spec.fields).toEqual({});
     expect((await usageStats(db))['pdf-compress']).toBe(before + 1);
   });
 

@@ -101,8 +101,10 @@ export interface RecordStore {
   close(): Promise<void>;
 }
 
+/** A record changed; once it ends, its fields (a password among them) are not kept. */
 function patched(record: JobRecord, patch: Partial<JobRecord>): JobRecord {
-  return { ...record, ...patch };
+  const next = { ...record, ...patch };
+  return isFinal(next.state) ? { ...next, spec: { ...next.spec, fields: {} } } : next;
 }
 
 /** Records in one process: the fallback without Redis, and the unit tests'. */
