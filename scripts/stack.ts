@@ -22,7 +22,7 @@ import {
   type AuthEmulatorPorts,
 } from '../gateway/src/auth-emulator.ts';
 import type { Child } from './stack/child.ts';
-import { waitHealthy } from './stack/health.ts';
+import { waitHealthy, waitRedis } from './stack/health.ts';
 import { Layers } from './stack/layers.ts';
 import { checkPortsFree, connectHost, instancesAt, type InstanceAt, type PortUse } from './stack/ports.ts';
 
@@ -35,6 +35,8 @@ export const defaultPorts = {
   authEmulator: 9099,
   emulatorHub: 4400,
   emulatorLogging: 4500,
+  /** The Redis server the stack starts for the job queue, when none is given (REDIS_URL, QUEUE_REDIS_URL). */
+  redis: 6380,
 } as const;
 
 export interface StackOptions {
@@ -71,6 +73,11 @@ export interface StackOptions {
    * project is configured (FIREBASE_API_KEY) outside production.
    */
   authEmulator?: boolean;
+  /**
+   * Runs a Redis server (redis-server, kept in the data directory) for the job queue; default: when the
+   * environment names none (REDIS_URL, QUEUE_REDIS_URL).
+   */
+  redis?: boolean;
   /** Settings for every child (RESULT_TTL_SECONDS, LOG_LEVEL...), over the launcher's environment. */
   env?: Record<string, string | undefined>;
   /** How long each process may take to become healthy; default 120 s. */
@@ -146,6 +153,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         })
       : undefined;
     const run: Run = { plan, layers, instances: {} };
+    await startRedis(run);
     const serviceUrls = await startServices(run, emulator);
     const gatewayUrls = await startGateways(run, emulator);
     const url = await startNginx(run, gatewayUrls, emulator);
@@ -181,6 +189,8 @@ interface Plan {
   gatewayPort: number;
   servicePorts: Record<ServiceName, number>;
   emulatorPorts: AuthEmulatorPorts;
+  /** The port of the Redis server the stack runs for the job queue; none when it runs none. */
+  redisPort: number | undefined;
   baseEnv: NodeJS.ProcessEnv;
   /** nginx's settings that the gateway and the services read too. */
   shared: SharedNginxSettings;
@@ -234,6 +244,8 @@ function planStack(opts: StackOptions): Plan {
       hub: defaultPorts.emulatorHub + offset,
       logging: defaultPorts.emulatorLogging + offset,
     },
+    redisPort:
+      (opts.redis ?? !(baseEnv.REDIS_URL || baseEnv.QUEUE_REDIS_URL)) ? defaultPorts.redis + offset : undefined,
     baseEnv,
     shared,
     uploadLimitMb: opts.uploadLimitMb ?? shared.uploadLimitMb,
@@ -264,6 +276,7 @@ function portUses(plan: Plan): PortUse[] {
   ];
   return [
     { what: 'nginx', host: plan.listenHost, port: plan.publicPort },
+    ...(plan.redisPort ? [{ what: 'redis-server', host: '127.0.0.1', port: plan.redisPort }] : []),
     ...instances.map((i) => ({ what: i.name, host: '127.0.0.1', port: i.port })),
     ...(plan.authEmulator
       ? Object.entries(plan.emulatorPorts).map(([what, port]) => ({
@@ -309,6 +322,21 @@ async function waitLayer(plan: Plan, layer: Child[], healthUrls: string[]): Prom
   await Promise.all(layer.map((c, i) => waitHealthy(c, healthUrls[i]!, plan.healthTimeoutMs, plan.signal)));
 }
 
+/**
+ * Before everything, when the stack runs its own: the job queue's Redis, its data kept in the data
+ * directory (append-only), so that queued jobs outlast a restart of the gateways, or of the stack.
+ */
+async function startRedis(run: Run): Promise<void> {
+  const { plan } = run;
+  if (!plan.redisPort) return;
+  const dir = join(plan.dataDir, 'redis');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const args = ['--port', String(plan.redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes'];
+  const redis = run.layers.launch('redis', 'redis-server', [...args, '--dir', dir], plan.baseEnv);
+  run.layers.add([redis]);
+  await waitRedis(redis, plan.redisPort, plan.healthTimeoutMs, plan.signal);
+}
+
 /** The first layer: every instance of every service, and the Auth emulator; returns each service's first address. */
 async function startServices(
   run: Run,
@@ -349,6 +377,7 @@ async function startGateways(run: Run, emulator: AuthEmulatorCommand | undefined
   const gateways = instancesOf(plan, 'gateway', plan.gatewayPort).map((i) =>
     startInstance(run, 'gateway', i, plan.gatewayEntry, {
       DATA_DIR: plan.dataDir,
+      ...(plan.redisPort && { QUEUE_REDIS_URL: `redis://127.0.0.1:${plan.redisPort}` }),
       ...serviceSettings,
       ...authSettings,
     }),

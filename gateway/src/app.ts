@@ -9,6 +9,7 @@ import { contactMailer } from './mail.ts';
 import { siteDataRoutes } from './site-data.ts';
 import type { GatewayConfig } from './config.ts';
 import { usageStats, type Db } from './db.ts';
+import { jobBackend, setUpJobs, type JobBackend } from './jobs/index.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import { sendResult, type ResultStore } from './results.ts';
 import { resolveChain, runChain } from './runs.ts';
@@ -19,10 +20,18 @@ export interface GatewayDeps {
   db: Db;
   store: ResultStore;
   log?: Logger;
+  /** The jobs' queue and records; default: as the config says (Redis, else this process). */
+  jobs?: JobBackend;
 }
 
 /** The public API (docs/api.md) as an express app, without listening. */
-export function createGatewayApp({ config, db, store, log = createLogger('gateway') }: GatewayDeps): express.Express {
+export function createGatewayApp({
+  config,
+  db,
+  store,
+  log = createLogger('gateway'),
+  jobs = jobBackend(config, log),
+}: GatewayDeps): express.Express {
   const metrics = createGatewayMetrics(config.resultsDir);
   const client_ = new ServiceClient(config.serviceUrls, config.serviceTimeoutMs);
   const app = express();
@@ -57,40 +66,46 @@ export function createGatewayApp({ config, db, store, log = createLogger('gatewa
     next(length > config.uploadLimitBytes ? new ToolError('file_too_large') : undefined);
   };
 
-  const run = [
-    limiter,
-    bodyLimit,
-    resolveChain,
-    workdirMiddleware('gateway'),
-    runChain({ db, store, client: client_, metrics, log, uploadLimitBytes: config.uploadLimitBytes }),
-  ];
-  app.post('/api.php', ...run);
-  app.post('/api/v1/tools/:toolId', ...run);
-  app.post('/api/v1/workflows', ...run);
-
-  app.use(
-    siteDataRoutes(
-      db,
+  // Jobs run here unless this process only answers the API; a worker alone answers health and metrics only.
+  const guards = [limiter, bodyLimit];
+  const jobRoutes = setUpJobs({ config, backend: jobs, db, store, client: client_, metrics, log, guards });
+  if (config.jobs.role !== 'worker') {
+    const run = [
       limiter,
-      { uploadLimitMb: config.uploadLimitBytes / 1024 / 1024, resultTtlSeconds: config.resultTtlSeconds },
-      { mail: contactMailer(config.smtp), log },
-    ),
-  );
-  app.use(accountRoutes(config.firebase, db));
+      bodyLimit,
+      resolveChain,
+      workdirMiddleware('gateway'),
+      runChain({ db, store, client: client_, metrics, log, uploadLimitBytes: config.uploadLimitBytes }),
+    ];
+    app.post('/api.php', ...run);
+    app.post('/api/v1/tools/:toolId', ...run);
+    app.post('/api/v1/workflows', ...run);
+    app.use(jobRoutes);
 
-  const usage = async (_req: Request, res: Response) => res.json({ stats: await usageStats(db) });
-  app.get('/track_usage.php', usage);
-  app.get('/api/v1/usage', usage);
+    app.use(
+      siteDataRoutes(
+        db,
+        limiter,
+        { uploadLimitMb: config.uploadLimitBytes / 1024 / 1024, resultTtlSeconds: config.resultTtlSeconds },
+        { mail: contactMailer(config.smtp), log },
+      ),
+    );
+    app.use(accountRoutes(config.firebase, db));
 
-  app.get('/api/v1/tools', (_req, res) => res.json(catalogJson()));
-  app.get('/api/v1/openapi.json', (_req, res) => res.json(openApi()));
-  app.get('/api/v1/docs', (_req, res) => res.type('html').send(apiDocsHtml()));
+    const usage = async (_req: Request, res: Response) => res.json({ stats: await usageStats(db) });
+    app.get('/track_usage.php', usage);
+    app.get('/api/v1/usage', usage);
 
-  app.get('/uploads/:name', async (req, res, next) => {
-    const found = await store.find(req.params.name);
-    if (!found) return next(new ToolError('not_found', 'This file does not exist or has expired.'));
-    sendResult(res, found);
-  });
+    app.get('/api/v1/tools', (_req, res) => res.json(catalogJson()));
+    app.get('/api/v1/openapi.json', (_req, res) => res.json(openApi()));
+    app.get('/api/v1/docs', (_req, res) => res.type('html').send(apiDocsHtml()));
+
+    app.get('/uploads/:name', async (req, res, next) => {
+      const found = await store.find(req.params.name);
+      if (!found) return next(new ToolError('not_found', 'This file does not exist or has expired.'));
+      sendResult(res, found);
+    });
+  }
 
   app.get('/healthz', async (_req, res) => {
     res.json({ status: 'up', services: await client_.health() });

@@ -8,6 +8,7 @@ import {
   tools,
   type Tool,
 } from '@quire/catalog';
+import { jobPaths, jobSchema } from './jobs/openapi.ts';
 
 /** A tool as the public catalog shows it: everything a client needs to build a form and a request. */
 export function describeTool(tool: Tool) {
@@ -149,6 +150,7 @@ export function openApi() {
       responses: { '200': download, ...errorResponses() },
     },
   };
+  Object.assign(paths, jobPaths(errorResponses()));
   paths['/uploads/{name}'] = {
     get: {
       operationId: 'download',
@@ -183,7 +185,7 @@ export function openApi() {
       description: 'Free PDF tools over HTTP. Results live for a limited time.',
     },
     paths,
-    components: { schemas: { Error: errorSchema } },
+    components: { schemas: { Error: errorSchema, Job: jobSchema } },
   };
 }
 

@@ -37,6 +37,27 @@ export interface GatewayConfig {
   smtp: { url: string; to: string; from: string } | null;
   /** Firebase Authentication: the project whose ID tokens are accepted, and the web config the site reads. */
   firebase: FirebaseSettings;
+  jobs: JobsConfig;
+}
+
+/** Jobs (POST /api/v1/jobs): their queue, their workers and their bounds. */
+export interface JobsConfig {
+  /** What this process does: answers the API (`gateway`), runs jobs (`worker`), or both. */
+  role: 'gateway' | 'worker' | 'both';
+  /** The queue's Redis (QUEUE_REDIS_URL, else REDIS_URL); none: a queue in this process, lost when it stops. */
+  redisUrl: string | null;
+  /** Jobs this process runs at once. */
+  concurrency: number;
+  /** Jobs one client may have queued or running; beyond: 429 busy. */
+  perClient: number;
+  /** The longest deadline a job may be given, however big. */
+  maxMs: number;
+  /** A job's deadline per page of PDF it is given, when that is more than its per-file share. */
+  pageMs: number;
+  /** The uploads' folders, shared by every gateway and worker. */
+  dir: string;
+  /** The key webhook calls are signed with; none: one made once and kept in the data directory. */
+  webhookSecret: string | null;
 }
 
 export type FirebaseSettings = SignIn;
@@ -75,6 +96,14 @@ export const gatewaySettings = {
   CONTACT_TO: setting.optionalText(),
   MAIL_FROM: setting.optionalText(),
   ...signInSettings,
+  JOBS_ROLE: setting.oneOf(['gateway', 'worker', 'both']),
+  QUEUE_REDIS_URL: setting.address(['redis:', 'rediss:'], 'a redis:// or rediss:// address'),
+  JOBS_CONCURRENCY: setting.wholeNumber(2, 1),
+  JOBS_PER_CLIENT: setting.wholeNumber(5, 1),
+  JOBS_MAX_SECONDS: setting.wholeNumber(3600, 1),
+  JOBS_PAGE_MS: setting.wholeNumber(2000, 0),
+  JOBS_DIR: setting.optionalText(),
+  JOBS_WEBHOOK_SECRET: setting.optionalText(),
   ...(Object.fromEntries(Object.values(services).map((s) => [s.urlSetting, urlList])) as Record<
     (typeof services)[ServiceName]['urlSetting'],
     typeof urlList
@@ -108,6 +137,16 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     serviceUrls,
     smtp: smtpOf(s),
     firebase: signInOf(s),
+    jobs: {
+      role: s.JOBS_ROLE ?? 'both',
+      redisUrl: s.QUEUE_REDIS_URL ?? s.REDIS_URL ?? null,
+      concurrency: s.JOBS_CONCURRENCY,
+      perClient: s.JOBS_PER_CLIENT,
+      maxMs: s.JOBS_MAX_SECONDS * 1000,
+      pageMs: s.JOBS_PAGE_MS,
+      dir: s.JOBS_DIR ?? join(dataDir, 'jobs'),
+      webhookSecret: s.JOBS_WEBHOOK_SECRET ?? null,
+    },
   };
 }
 

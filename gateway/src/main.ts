@@ -2,6 +2,7 @@ import { createLogger } from '@quire/base';
 import { createGatewayApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db.ts';
+import { closeJobBackend, jobBackend } from './jobs/index.ts';
 import type { ResultStore } from './results.ts';
 import { LocalResultStore } from './results-local.ts';
 import { RedisResultStore } from './results-redis.ts';
@@ -16,7 +17,9 @@ const store: ResultStore = config.redisUrl
   : new LocalResultStore(config.resultsDir, ttlMs);
 await store.init();
 
-const app = createGatewayApp({ config, db, store, log });
+// Jobs wait in Redis (QUEUE_REDIS_URL, else REDIS_URL) and survive a restart; without it, in this process.
+const jobs = jobBackend(config, log);
+const app = createGatewayApp({ config, db, store, log, jobs });
 const server = app.listen(config.port, config.host, () =>
   log.info(`listening on ${config.host}:${config.port}`, { services: Object.keys(config.serviceUrls) }),
 );
@@ -30,7 +33,9 @@ const sweeper = setInterval(
 
 const stop = () => {
   clearInterval(sweeper);
-  server.close(() => void Promise.all([db.destroy(), store.close()]).finally(() => process.exit(0)));
+  server.close(
+    () => void Promise.all([db.destroy(), store.close(), closeJobBackend(jobs)]).finally(() => process.exit(0)),
+  );
   setTimeout(() => process.exit(0), 10_000).unref();
 };
 process.once('SIGTERM', stop);

@@ -41,6 +41,19 @@ export function createGatewayMetrics(resultsDir: string) {
         this.set(await folderBytes(resultsDir));
       },
     }),
+    jobWait: new client.Histogram({
+      name: 'quire_job_wait_seconds',
+      help: 'How long jobs waited in the queue before a worker took them',
+      buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800],
+      registers,
+    }),
+    jobDuration: new client.Histogram({
+      name: 'quire_job_duration_seconds',
+      help: 'How long jobs ran, by tool (or workflow) and outcome (ok, or the error code)',
+      labelNames: ['tool', 'outcome'],
+      buckets: [0.5, 1, 5, 15, 60, 300, 1800, 3600],
+      registers,
+    }),
     diskFree: diskGauge(
       'quire_results_disk_free_bytes',
       'Bytes free for the gateway on the disk that holds the results',
@@ -55,6 +68,25 @@ export function createGatewayMetrics(resultsDir: string) {
 }
 
 export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;
+
+/** The job queue's depth, read at each scrape: jobs waiting for a worker, and jobs running. */
+export function watchJobQueue(
+  metrics: GatewayMetrics,
+  depth: () => Promise<{ waiting: number; active: number }>,
+): void {
+  new client.Gauge({
+    name: 'quire_jobs_queue_depth',
+    help: 'Jobs in the shared queue, by state (waiting for a worker, or active)',
+    labelNames: ['state'],
+    registers: [metrics.registry],
+    async collect() {
+      const d = await depth().catch(() => undefined);
+      if (!d) return;
+      this.set({ state: 'waiting' }, d.waiting);
+      this.set({ state: 'active' }, d.active);
+    },
+  });
+}
 
 async function folderBytes(dir: string): Promise<number> {
   const names = await readdir(dir).catch(() => [] as string[]);

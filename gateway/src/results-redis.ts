@@ -114,13 +114,17 @@ export class RedisResultStore implements ResultStore {
     }
   }
 
-  /** A Redis call whose failure is the contract's `not_available`, not a crash or a hang. */
-  private async call<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (err) {
-      throw new ToolError('not_available', unavailable, { cause: err });
-    }
+  private call<T>(command: () => Promise<T>): Promise<T> {
+    return orUnavailable(command, unavailable);
+  }
+}
+
+/** A Redis call whose failure is the contract's `not_available` (with `message`), not a crash or a hang. */
+export async function orUnavailable<T>(command: () => Promise<T>, message: string): Promise<T> {
+  try {
+    return await command();
+  } catch (err) {
+    throw new ToolError('not_available', message, { cause: err });
   }
 }
 

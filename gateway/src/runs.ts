@@ -31,7 +31,11 @@ export interface RunDeps {
 /** Resolves the chain a request asks for before anything is uploaded: one tool, or a checked workflow. */
 export function resolveChain(req: Request, res: Response, next: NextFunction): void {
   const q = req.query;
-  const isWorkflow = req.path.endsWith('/workflows') || q.workflow !== undefined;
+  // A job names its workflow by its steps alone.
+  const isWorkflow =
+    req.path.endsWith('/workflows') ||
+    q.workflow !== undefined ||
+    (req.path.endsWith('/jobs') && q.steps !== undefined);
   if (isWorkflow) {
     const steps = typeof q.steps === 'string' ? q.steps.split(',').map((s) => s.trim()) : [];
     const checked = checkWorkflow(steps);
@@ -56,7 +60,7 @@ function allowedFields(tool: Tool): Set<string> {
 }
 
 /** Of a parsed form's fields, those a step passes on: the first value of each, when not empty. */
-function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<string, string> {
+export function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<string, string> {
   const allowed = allowedFields(tool);
   const fields: Record<string, string> = {};
   for (const [k, v] of Object.entries(body)) {
@@ -67,7 +71,7 @@ function forwardedFields(tool: Tool, body: Record<string, unknown>): Record<stri
 }
 
 /** The upload read into the work folder by multer, for the calls that are not passed on as they arrive. */
-function upload(req: Request, res: Response): Promise<void> {
+export function upload(req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) =>
     uploadMiddleware()(req, res, (err?: unknown) => (err ? reject(err) : resolve())),
   );
@@ -134,7 +138,7 @@ export function runChain(deps: RunDeps) {
   };
 }
 
-interface Steps {
+export interface Steps {
   chain: Tool[];
   /** The first step's upload, passed on as it arrives; else its files in the work folder. */
   form?: RelayedForm;
@@ -145,7 +149,7 @@ interface Steps {
 }
 
 /** The last step's sink: its answer into the results store, as it arrives; `timing.store` says how long that took. */
-function toStore(store: ResultStore, timing: Record<string, number>): Sink {
+export function toStore(store: ResultStore, timing: Record<string, number>): Sink {
   return async (from, readableName) => {
     const began = performance.now();
     try {
@@ -178,7 +182,7 @@ function isUploadCheck(tool: Tool, form: RelayedForm, e: ToolError): boolean {
 }
 
 /** Each step on the one before's result; in a workflow, an error names the step at fault. */
-async function runSteps(client: ServiceClient, steps: Steps, job: Job, store: Sink): Promise<StepOutput> {
+export async function runSteps(client: ServiceClient, steps: Steps, job: Job, store: Sink): Promise<StepOutput> {
   const { form } = steps;
   // The job's end (time up, client gone) ends the upload too.
   job.signal.addEventListener('abort', () => form?.cancel(job.signal.reason), { once: true });

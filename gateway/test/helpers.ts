@@ -6,19 +6,24 @@ import { expect } from 'vitest';
 import { createGatewayApp } from '../src/app.ts';
 import { readConfig, type GatewayConfig } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db.ts';
+import type { JobBackend } from '../src/jobs/index.ts';
 import { LocalResultStore } from '../src/results-local.ts';
 
 export const corpus = new URL('../../../shared/corpus/', import.meta.url).pathname;
 
-/** A gateway in-process on a fresh data directory; settings as the environment would give them. */
-export async function makeGateway(env: Record<string, string> = {}) {
+/**
+ * A gateway in-process on a fresh data directory; settings as the environment would give them. Its jobs'
+ * queue and records are `jobs(config)` when given (to close them after), else as the config says.
+ */
+export async function makeGateway(env: Record<string, string> = {}, jobs?: (config: GatewayConfig) => JobBackend) {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-gw-'));
   const config: GatewayConfig = readConfig({ DATA_DIR: dataDir, ...env });
   const db: Db = await openDatabase(config.database);
   const store = new LocalResultStore(config.resultsDir, config.resultTtlSeconds * 1000);
   await store.init();
-  const app = createGatewayApp({ config, db, store });
-  return { app, db, store, config, dataDir };
+  const backend = jobs?.(config);
+  const app = createGatewayApp({ config, db, store, ...(backend && { jobs: backend }) });
+  return { app, db, store, config, dataDir, jobs: backend };
 }
 
 /** A stored result downloaded through the gateway, as bytes (its status checked). */

@@ -9,6 +9,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '@quire/base';
 import { createGatewayApp } from '../src/app.ts';
+import { MemoryDispatch } from '../src/jobs/dispatch.ts';
+import { MemoryRecordStore } from '../src/jobs/records.ts';
 import { readConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db.ts';
 import { RedisResultStore } from '../src/results-redis.ts';
@@ -37,12 +39,13 @@ async function store(ttlMs = 60_000): Promise<RedisResultStore> {
   return s;
 }
 
-/** A gateway in-process whose results are in the test's Redis. */
+/** A gateway in-process whose results are in the test's Redis (its jobs' queue in the process: see jobs-redis.test.ts). */
 async function gateway(s: RedisResultStore, env: Record<string, string> = {}) {
   const config = readConfig({ DATA_DIR: mkdtempSync(join(dir, 'gw-')), REDIS_URL: redis.url, ...env });
   const db = await openDatabase(config.database);
   open.push({ close: () => db.destroy() });
-  return createGatewayApp({ config, db, store: s });
+  const jobs = { records: new MemoryRecordStore(), dispatch: new MemoryDispatch() };
+  return createGatewayApp({ config, db, store: s, jobs });
 }
 
 /** A client of its own, to look at what the store left in Redis. */

@@ -151,6 +151,7 @@ const containerPaths = [
   'OFFICE_PROFILE_DIR',
   'WORK_DIR',
   'RESULTS_DIR',
+  'JOBS_DIR',
 ];
 /** Read from the environment, but not settings: what is passed on to, or kept from, engines. */
 const notSettings = ['PATH', 'PYTHONHOME', 'PYTHONPATH'];

@@ -21,6 +21,8 @@ export const errorCodes = {
   not_available: { status: 503, message: 'This tool is not available right now. Please try again later.' },
   invalid_token: { status: 401, message: 'Your session has expired. Please sign in again.' },
   not_found: { status: 404, message: 'Not found.' },
+  job_not_finished: { status: 409, message: 'This job has not finished yet. Please ask again in a moment.' },
+  job_cancelled: { status: 410, message: 'This job was cancelled: it has no result.' },
   internal: { status: 500, message: 'Something went wrong on our side. Please try again.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,3 +1,4 @@
+export * from './batch.ts';
 export * from './checks.ts';
 export * from './compression.ts';
 export * from './kinds.ts';

@@ -104,4 +104,6 @@ export const constants = {
   resultTtlSeconds: 3600,
   /** Tool calls a client may make a minute, counted by nginx and by each gateway; `RATE_LIMIT_PER_MINUTE` changes it. */
   rateLimitPerMinute: 120,
+  /** Files a single-file tool (or a workflow) takes in one batch job, each processed on its own. */
+  batchMaxFiles: 20,
 } as const;
