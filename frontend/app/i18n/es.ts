@@ -495,6 +495,8 @@ export const es: Translation = {
     invalid_token: 'Tu sesión ha caducado. Vuelve a iniciar sesión.',
     not_found: 'No encontrado.',
     internal: 'Algo salió mal por nuestra parte. Inténtalo de nuevo.',
+    job_not_finished: 'Este trabajo aún no ha terminado. Vuelve a preguntar en un momento.',
+    job_cancelled: 'Este trabajo se canceló: no tiene resultado.',
   },
   planner: {
     title: 'Páginas',

@@ -512,6 +512,8 @@ export const fr: Translation = {
     invalid_token: 'Votre session a expiré. Veuillez vous reconnecter.',
     not_found: 'Introuvable.',
     internal: 'Un problème est survenu de notre côté. Veuillez réessayer.',
+    job_not_finished: 'Cette tâche n’est pas encore terminée. Redemandez dans un instant.',
+    job_cancelled: 'Cette tâche a été annulée : elle n’a pas de résultat.',
   },
   planner: {
     title: 'Pages',
