@@ -583,7 +583,10 @@ describe('helpers', () => {
     const rebroken = page.replace(/Vestibulum(\d+)/g, 'Vesti bulum$1').replace(/ante ipsum/g, 'anteipsum');
     expect(wordsLost(page, rebroken)).toMatchObject({ lost: 90, kept: true });
     // Two words of 120 gone (over 1 %), or letters re-encoded: lost.
-    expect(wordsLost(page, page.replace('Vestibulum3 ante ipsum', 'Vestibulum3'))).toMatchObject({ lost: 2, kept: false });
+    expect(wordsLost(page, page.replace('Vestibulum3 ante ipsum', 'Vestibulum3'))).toMatchObject({
+      lost: 2,
+      kept: false,
+    });
     expect(wordsLost(page, page.replace(/i/g, 'ı'))).toMatchObject({ kept: false });
     // Spaces read as other letters: every word is there, run together with invented ones.
     expect(wordsLost(page, page.replace(/ ante/g, 'ठ⃚ante'))).toMatchObject({ kept: false });
