@@ -4,7 +4,8 @@ export type PdfPermission = (typeof pdfPermissions)[number];
 
 /**
  * A result that is a protected PDF: encrypted with AES-256 (PDF 2.0's R6), refused without a password,
- * opened with the one in the option `password` names. Every other check is then made on it decrypted
+ * opened with the one in the option `password` names (when that option is empty and an owner password
+ * was given, it opens without one, its permissions still applying). Every other check is then made on it decrypted
  * with that password, as whoever opens it sees it.
  * - ownerPassword: the option holding the owner password, which must open it as owner when given.
  * - permissions: for each permission, the boolean option that says whether it is granted; a result that
@@ -13,7 +14,10 @@ export type PdfPermission = (typeof pdfPermissions)[number];
 export interface EncryptedResult {
   password: string;
   ownerPassword?: string;
-  permissions?: Readonly<Record<PdfPermission, string>>;
+  permissions?: Readonly<Record<PdfPermission, string>> & {
+    /** Assembling (insert, delete, turn pages) on its own option; by default `modify` covers it. */
+    readonly assemble?: string;
+  };
 }
 
 /**

@@ -1,5 +1,7 @@
 export * from './archival.ts';
 export * from './drawn-images.ts';
+export * from './encrypt.ts';
+export * from './info.ts';
 export * from './page-count.ts';
 export * from './page-reads.ts';
 export * from './qpdf.ts';

@@ -466,6 +466,9 @@ const permissionLines: Record<PdfPermission, string[]> = {
   fillForms: ['modify forms'],
 };
 
+/** The line of `modify` that a promise may give an option of its own (EncryptedResult.permissions.assemble). */
+const assemblyLine = 'modify document assembly';
+
 /**
  * qpdf's account of a PDF's encryption as this password opens it, or undefined when it does not open
  * it. It repeats the user password: it is read here and never logged, nor put in an error.
@@ -486,28 +489,39 @@ async function showEncryption(path: string, password: string, job: VerifyRequest
 async function unlockResult(req: VerifyRequest, promise: EncryptedResult, reads: PageReads): Promise<string> {
   const { result, job, options } = req;
   const fail = (detail: string, check = 'encrypted') => new VerificationError(check, detail);
-  const password = options[promise.password];
+  const given = options[promise.password];
+  const owner = promise.ownerPassword === undefined ? undefined : options[promise.ownerPassword];
+  const ownerGiven = typeof owner === 'string' && owner !== '';
+  // No user password, an owner password: the PDF opens for anyone, under its permissions.
+  const password = given === undefined || given === '' ? (ownerGiven ? '' : given) : given;
   if (result.kind !== 'pdf') throw fail(`a ${result.kind} result is not a protected PDF`);
-  if (typeof password !== 'string' || password === '') throw fail(`no password in option ${promise.password}`);
+  if (typeof password !== 'string') throw fail(`no password in option ${promise.password}`);
   const state = await encryption(result.path, undefined, job);
-  if (state !== 'locked') throw fail(state === 'none' ? 'the result is not encrypted' : 'it opens without a password');
+  if (password === '' ? state !== 'open' : state !== 'locked')
+    throw fail(state === 'none' ? 'the result is not encrypted' : 'it opens without a password');
   const shown = await showEncryption(result.path, password, job);
   if (shown === undefined) throw fail('its password does not open it');
   if (!/^R = 6$/m.test(shown) || !/^stream encryption method: AESv3$/m.test(shown))
     throw fail('it is not encrypted with AES-256');
   const asOwner = /^Supplied password is owner password$/m.test(shown);
   if (promise.permissions) {
-    for (const permission of pdfPermissions) {
-      const granted = options[promise.permissions[permission]] !== false;
-      const lines = permissionLines[permission].map((line) => new RegExp(`^${line}: (not )?allowed$`, 'm').exec(shown));
-      if (lines.some((m) => !m || (m[1] === undefined) !== granted))
-        throw fail(`${permission} is ${granted ? 'withheld' : 'granted'}`, 'permissions');
+    const named = promise.permissions;
+    const granted = (option: string) => options[option] !== false;
+    const expected: [string, boolean][] = pdfPermissions.flatMap((permission) =>
+      permissionLines[permission].map((line): [string, boolean] => [
+        line,
+        granted(line === assemblyLine && named.assemble !== undefined ? named.assemble : named[permission]),
+      ]),
+    );
+    for (const [line, allowed] of expected) {
+      const m = new RegExp(`^${line}: (not )?allowed$`, 'm').exec(shown);
+      if (!m || (m[1] === undefined) !== allowed)
+        throw fail(`${line} is ${allowed ? 'withheld' : 'granted'}`, 'permissions');
     }
-    const withheld = pdfPermissions.some((p) => options[promise.permissions![p]] === false);
-    if (withheld && asOwner) throw fail('the password to open it is also the owner password', 'permissions');
+    if (expected.some(([, allowed]) => !allowed) && asOwner)
+      throw fail('the password to open it is also the owner password', 'permissions');
   }
-  const owner = promise.ownerPassword === undefined ? undefined : options[promise.ownerPassword];
-  if (typeof owner === 'string' && owner !== '' && owner !== password) {
+  if (ownerGiven && owner !== password) {
     const byOwner = await showEncryption(result.path, owner, job);
     if (!byOwner || !/^Supplied password is owner password$/m.test(byOwner))
       throw fail('the owner password does not open it as owner');

@@ -7,8 +7,11 @@ import { OfficeEngine, type EngineSettings } from './engine/engine.ts';
 import { libreOfficeRoute } from './gotenberg/route.ts';
 import { readSettings } from './settings.ts';
 
-/** The Gotenberg release whose LibreOffice API this service speaks. */
-export const gotenbergApiVersion = '8';
+/**
+ * The Gotenberg release whose LibreOffice route this service matches, field for field: every field of
+ * that release's route is either done as Gotenberg documents it or refused with a 400 naming it.
+ */
+export const gotenbergApiVersion = '8.36.0';
 const serviceVersion = '0.1.0';
 
 export type OfficeApp = express.Express & {
@@ -68,7 +71,7 @@ export function createApp(overrides: Partial<EngineSettings> = {}): OfficeApp {
   // Gotenberg answers its version alone; ours is a valid semver that says what it is.
   app.get('/version', requestIdMiddleware, async (_req, res) => {
     const lo = await libreOfficeVersion(settings.soffice);
-    res.type('text/plain; charset=UTF-8').send(`${gotenbergApiVersion}.0.0-quire.${serviceVersion}+libreoffice.${lo}`);
+    res.type('text/plain; charset=UTF-8').send(`${gotenbergApiVersion}-quire.${serviceVersion}+libreoffice.${lo}`);
   });
   app.use(inner);
   void engine.start().catch((err: unknown) => log.error('LibreOffice did not start', { err: String(err) }));

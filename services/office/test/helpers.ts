@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { crc32, deflateSync } from 'node:zlib';
 import { expect } from 'vitest';
+import request from 'supertest';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import type { OfficeApp } from '../src/app.ts';
@@ -231,4 +232,51 @@ export async function writeHeavyDocx(path: string, pages: number): Promise<void>
   );
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(path));
+}
+
+/** Posts to Gotenberg's LibreOffice route (documents in `files`, others in their own file fields) and keeps the answer's bytes. */
+export async function postGotenberg(
+  app: OfficeApp,
+  form: {
+    files: string[];
+    fields?: Record<string, string>;
+    headers?: Record<string, string>;
+    other?: [string, string][];
+  },
+) {
+  let req = request(app).post('/forms/libreoffice/convert');
+  for (const [k, v] of Object.entries(form.headers ?? {})) req = req.set(k, v);
+  for (const [k, v] of Object.entries(form.fields ?? {})) req = req.field(k, v);
+  for (const f of form.files) req = req.attach('files', f);
+  for (const [field, f] of form.other ?? []) req = req.attach(field, f);
+  const res = await req.buffer(true).parse((r, cb) => {
+    const chunks: Buffer[] = [];
+    r.on('data', (c: Buffer) => chunks.push(c));
+    r.on('end', () => cb(null, Buffer.concat(chunks)));
+  });
+  const body = res.body as Buffer;
+  return { res, body, text: body.toString('utf8') };
+}
+
+/** A zip's entries, by name. */
+export function zipEntries(path: string): Promise<{ name: string; data: Buffer }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out: { name: string; data: Buffer }[] = [];
+      zip.on('entry', (e: yauzl.Entry) => {
+        zip.openReadStream(e, (e2, s) => {
+          if (e2 || !s) return reject(e2);
+          const chunks: Buffer[] = [];
+          s.on('data', (c: Buffer) => chunks.push(c));
+          s.on('end', () => {
+            out.push({ name: e.fileName, data: Buffer.concat(chunks) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out.sort((a, b) => a.name.localeCompare(b.name))));
+      zip.readEntry();
+    });
+  });
 }

@@ -26,8 +26,20 @@ const statusText: Record<number, string> = {
 const plain = (status: number, cause: unknown, headers: Record<string, string> = {}) =>
   new GotenbergError(status, statusText[status]!, headers, { cause });
 
-/** A failure in Gotenberg's words: what its own LibreOffice route answers in the same case. */
-export function toGotenbergError(err: unknown, pageRange: string): GotenbergError {
+/** Gotenberg's words for page ranges LibreOffice cannot apply to a document. */
+export function pageRangesError(pageRange: string, file: string): string {
+  return `LibreOffice could not apply the page ranges '${pageRange}' to the document '${file}'. Check the 'nativePageRanges' form field; valid values look like '1-4', '2' or '1,3,5-7'.`;
+}
+
+/** What the route was doing when it failed: the page ranges asked, the document being converted, whether a password was given. */
+export interface Failing {
+  pageRange: string;
+  file: string;
+  password: boolean;
+}
+
+/** A failure in Gotenberg's words: what its own LibreOffice route (8.36) answers in the same case. */
+export function toGotenbergError(err: unknown, at: Failing): GotenbergError {
   if (err instanceof GotenbergError) return err;
   if (err instanceof ToolError) {
     if (err.code === 'busy') return plain(429, err, err.headers);
@@ -35,23 +47,26 @@ export function toGotenbergError(err: unknown, pageRange: string): GotenbergErro
     if (err.code === 'file_too_large') return plain(413, err);
     if (err.code === 'too_many_files' || err.code === 'invalid_option')
       return new GotenbergError(400, `Invalid form data: ${err.message}`, {}, { cause: err });
+    // Anything else, a result that failed its verification included, is Gotenberg's bare 500.
     return plain(500, err);
   }
   if (!(err instanceof EngineError)) return plain(500, err);
-  const failed = 'LibreOffice failed to process a document';
-  const bad = (message: string) => new GotenbergError(400, `${failed}: ${message}`, {}, { cause: err });
+  const bad = (message: string) => new GotenbergError(400, message, {}, { cause: err });
+  const file = at.file;
   switch (err.kind) {
     case 'password_required':
-      return bad('a password is required to open it.');
+      return bad(`The document '${file}' is password-protected. Provide its password in the 'password' form field.`);
     case 'wrong_password':
-      return bad('the password given is invalid.');
+      return bad(`The password for the document '${file}' is incorrect. Check the 'password' form field.`);
     case 'load_failed':
-      return bad('it is damaged or could not be read.');
+      return bad(
+        `LibreOffice could not read the document '${file}'. Ensure the file is not corrupted and that its extension matches its actual format.`,
+      );
     case 'export_failed':
       return bad(
-        pageRange
-          ? `the page ranges '${pageRange}' (nativePageRanges) do not fit it.`
-          : 'it could not be exported to PDF.',
+        at.pageRange
+          ? pageRangesError(at.pageRange, file)
+          : `LibreOffice read the document '${file}' but could not convert it to PDF. The document may be corrupted or rely on an unsupported feature.`,
       );
     case 'wrong_family':
       return new GotenbergError(415, 'Unsupported file: not a document LibreOffice converts.', {}, { cause: err });
@@ -68,7 +83,12 @@ export function uploadError(err: unknown): GotenbergError {
   const code = (err as { code?: string }).code;
   if (code === 'LIMIT_FILE_SIZE') return plain(413, err);
   if (code === 'LIMIT_UNEXPECTED_FILE')
-    return new GotenbergError(400, "Invalid form data: files must be sent in the 'files' field", {}, { cause: err });
+    return new GotenbergError(
+      400,
+      `Invalid form data: form file '${(err as { field?: string }).field ?? ''}' is not a field of this route; documents go in 'files', attachments in 'embeds'`,
+      {},
+      { cause: err },
+    );
   if (typeof code === 'string' && code.startsWith('LIMIT_'))
     return new GotenbergError(400, `Invalid form data: ${(err as Error).message}`, {}, { cause: err });
   if (/multipart|boundary/i.test(String((err as Error).message))) return notMultipart(err);

@@ -7,26 +7,31 @@ import type { Request, Response } from 'express';
 import { findTool, type Tool } from '@quire/catalog';
 import { trackRequest, type Job } from '@quire/base';
 import { detectOfficeFormat, type OfficeFormat } from '@quire/detect';
-import { createZip, qpdf, verifyCounted } from '@quire/pdf';
+import { createZip, pageCount, qpdf, verifyCounted } from '@quire/pdf';
 import { propertiesHeader, runJob, uploadMiddleware, workdirMiddleware } from '@quire/http';
 import type { ServiceKit } from '@quire/service-kit';
 import { convertDocument } from '../convert.ts';
 import type { OfficeEngine } from '../engine/engine.ts';
 import { toolFamilies } from '../to-pdf.ts';
 import { GotenbergError, notMultipart, sendError, toGotenbergError, uploadError } from './errors.ts';
-import { outputFilename, readConvertForm, type ConvertForm } from './form.ts';
+import { outputFilename, readConvertForm, refusedFileFields, type ConvertForm } from './form.ts';
+import { outputPromise, postProcess, postProcessing, type Output } from './post.ts';
 
 /**
- * Gotenberg 8's LibreOffice route, so that Gotenberg clients talk to this service, and an operator
+ * Gotenberg 8.36's LibreOffice route, so that Gotenberg clients talk to this service, and an operator
  * can put the official gotenberg/gotenberg:8 image in its place by changing one URL. Same form
  * fields, same status codes, plain-text errors, same headers. It runs on the kit's pipeline, as the
  * catalog tools do: the work folder, the upload, the queue, the deadline, the abort when the client
- * goes away, and every result verified. Two differences from Gotenberg, both on the safe side:
- * documents are judged by content, not by their names' extensions (a file that is not an office
- * document is a 415), and `downloadFrom` and webhooks are ignored (this service never fetches anything).
+ * goes away, and every result verified (a result that fails is Gotenberg's 500). What Gotenberg does
+ * after converting (split, rotate, flatten, metadata, embedded files, encryption) is done by qpdf
+ * through @quire/pdf's helpers; PDF/A and PDF/UA are LibreOffice's own. Differences from Gotenberg,
+ * all on the safe side: documents are judged by content, not by their names' extensions (a file that
+ * is not an office document is a 415); the fields it does not do (pdfcpu's watermarks and stamps,
+ * image optimisation, Factur-X, embedded files' metadata, `downloadFrom`, webhooks) are refused with
+ * a 400 naming them, never ignored (see form.ts).
  */
 export function libreOfficeRoute(app: express.Express, kit: ServiceKit, engine: OfficeEngine): void {
-  const upload = uploadMiddleware(['files']);
+  const upload = uploadMiddleware(['files', 'embeds', ...Object.keys(refusedFileFields)]);
   app.post(
     '/forms/libreoffice/convert',
     (req, res, next) => {
@@ -40,22 +45,26 @@ export function libreOfficeRoute(app: express.Express, kit: ServiceKit, engine: 
       // Counted from here, as the kit's routes are: a request refused before its upload was read is not.
       const finish = trackRequest(kit, route, res.locals.requestId as string);
       let pageRange = '';
+      let converting = '';
+      let password = false;
       try {
         const form = readConvertForm(req);
         pageRange = form.pageRange;
+        password = Boolean(form.password);
         const formats = await officeFormats(form.files);
         // Every document is converted and verified, and so is the merge, inside the queue slot and the time limit.
         const answer = await runJob(res, res.locals.workdir as string, kit, async (job) => {
           const made: Offered[] = [];
           for (const [i, file] of form.files.entries()) {
+            converting = file.name;
             made.push(await convertVerified(engine, kit, form, { ...file, format: formats[i]! }, job));
           }
-          return assemble(made, form.merge, job, kit);
+          return assemble(made, form, job, kit);
         });
         await send(req, res, answer);
         finish('ok');
       } catch (err) {
-        const error = toGotenbergError(err, pageRange);
+        const error = toGotenbergError(err, { pageRange, file: converting, password });
         finish(String(error.status));
         sendError(res, kit, error);
       }
@@ -134,13 +143,18 @@ interface Answer {
   ext: string;
   files: number;
   checks: string[];
+  /** Set only for a single PDF whose name Gotenberg keeps (a split part): else the answer is named by the header, or a random name. */
+  name?: string;
 }
 
-/** The one PDF, the documents merged in order (the merge verified in its turn), or a zip of them. */
-async function assemble(made: Offered[], merge: boolean, job: Job, kit: ServiceKit): Promise<Answer> {
-  const pdf = { type: 'application/pdf', ext: '.pdf', files: made.length };
-  if (made.length === 1) return { ...pdf, path: made[0]!.path, checks: made[0]!.checks };
-  if (merge) {
+/**
+ * The answer: the documents merged in order when asked (the merge verified in its turn), then what
+ * Gotenberg does after (split, rotate, flatten, metadata, embedded files, encryption), each result of
+ * that verified against the PDF it came from; one PDF, or a zip of them.
+ */
+async function assemble(made: Offered[], form: ConvertForm, job: Job, kit: ServiceKit): Promise<Answer> {
+  let documents = made;
+  if (form.merge && made.length > 1) {
     const path = join(job.workdir, 'merged.pdf');
     await qpdf(['--empty', '--pages', ...made.map((o) => o.path), '--', path], job);
     // Held to the catalog's merge promise: every page of every document in order, text and pixels kept.
@@ -155,12 +169,43 @@ async function assemble(made: Offered[], merge: boolean, job: Job, kit: ServiceK
       route,
       kit,
     );
-    return { ...pdf, path, checks };
+    documents = [{ path, name: 'merged.pdf', checks }];
+  }
+  let outputs: (Output & { checks: string[] })[] = documents.map((d) => ({ ...d, source: d.path }));
+  if (postProcessing(form) || form.pdfa) {
+    const done = await postProcess(
+      outputs.map(({ path, name, source }) => ({ path, name, source })),
+      form,
+      job,
+    );
+    outputs = [];
+    for (const o of done) outputs.push({ ...o, checks: await verifyOutput(o, form, job, kit) });
+  }
+  const pdf = { type: 'application/pdf', ext: '.pdf', files: outputs.length };
+  if (outputs.length === 1) {
+    const [only] = outputs;
+    return { ...pdf, path: only!.path, checks: only!.checks, ...(form.split ? { name: only!.name } : {}) };
   }
   const path = join(job.workdir, 'result.zip');
-  await zipFiles(made, path);
+  await zipFiles(outputs, path);
   // Every document in it passed the same checks; the zip only gathers them.
-  return { path, type: 'application/zip', ext: '.zip', files: made.length, checks: made[0]!.checks };
+  return { path, type: 'application/zip', ext: '.zip', files: outputs.length, checks: outputs[0]!.checks };
+}
+
+/** One output held to what it promises of the PDF it came from (see outputPromise). */
+async function verifyOutput(o: Output, form: ConvertForm, job: Job, kit: ServiceKit): Promise<string[]> {
+  const { checks, options } = outputPromise(o, form, await pageCount(o.source, job));
+  return verifyCounted(
+    {
+      tool: { ...findTool('pdf-split')!, checks },
+      inputs: [{ path: o.source, kind: 'pdf' }],
+      options,
+      result: { path: o.path, kind: 'pdf' },
+      job,
+    },
+    route,
+    kit,
+  );
 }
 
 /** Gotenberg's answer: the file as an attachment, and, as the kit's routes say it, what was checked. */
@@ -169,7 +214,9 @@ async function send(req: Request, res: Response, answer: Answer): Promise<void> 
   res
     .status(200)
     .type(answer.type)
-    .attachment(`${outputFilename(req) ?? randomUUID()}${answer.ext}`)
+    .attachment(
+      outputFilename(req) ? `${outputFilename(req)}${answer.ext}` : (answer.name ?? `${randomUUID()}${answer.ext}`),
+    )
     .setHeader('Content-Length', String(size))
     .setHeader('X-Quire-Properties', propertiesHeader({ bytes: size, files: answer.files, checks: answer.checks }));
   // Sent once the response closes: a client that has every byte may close before the last write is

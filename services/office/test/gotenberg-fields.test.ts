@@ -1,0 +1,328 @@
+/**
+ * Gotenberg 8.36's LibreOffice route, field by field, against the real service (LibreOffice running):
+ * the scenarios of Gotenberg's own test/integration/features/libreoffice_convert.feature that apply
+ * to this route, each checking the output itself (qpdf, pdfinfo, pdftotext), through chromiumly,
+ * supertest and plain curl as in Gotenberg's documentation.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Chromiumly, LibreOffice } from 'chromiumly';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VerificationError } from '@quire/pdf';
+import { createApp, type OfficeApp } from '../src/app.ts';
+import { toGotenbergError } from '../src/gotenberg/errors.ts';
+import {
+  closeLeavingNothing,
+  office,
+  pdfPages,
+  pdfText,
+  postGotenberg,
+  tempDir,
+  words,
+  zipEntries,
+} from './helpers.ts';
+
+const work = tempDir('office-fields-work-');
+const scratch = tempDir('office-fields-scratch-');
+let app: OfficeApp;
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  process.env.WORK_DIR = work;
+  app = createApp({ instances: 1, restartAfter: 0 });
+  await app.engine.start();
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Chromiumly.configure({ endpoint: base });
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await closeLeavingNothing(app, work);
+});
+
+let saved = 0;
+function save(bytes: Buffer, ext = 'pdf'): string {
+  const path = join(scratch, `out-${++saved}.${ext}`);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+const curl = (args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile('curl', args, { encoding: 'utf8' }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: 'utf8' });
+const pdfinfo = (path: string, ...args: string[]) => run('pdfinfo', [...args, path]).stdout;
+/** qpdf --requires-password: 0 a password is needed, 2 not encrypted, 3 encrypted but opens without one. */
+const requiresPassword = (path: string) => run('qpdf', ['--requires-password', path]).status;
+const pages12 = office('gotenberg-pages_12.docx');
+const docx = office('jod-test.docx');
+const post = (fields: Record<string, string>, files = [docx], other: [string, string][] = [], headers = {}) =>
+  postGotenberg(app, { files, fields, other, headers });
+
+describe('encryption', () => {
+  it('locks the PDF with the user password (Encrypt - user password only)', async () => {
+    const pdf = save(await LibreOffice.convert({ files: [docx], userPassword: 'secret' }));
+    expect(requiresPassword(pdf)).toBe(0);
+    expect(run('qpdf', ['--show-encryption', '--password=secret', pdf]).stdout).toMatch(/R = 6/);
+  });
+
+  it('opens as owner with the owner password, and withholds the permissions asked (Encrypt - both)', async () => {
+    const r = await post({ userPassword: 'foo', ownerPassword: 'bar', allowPrinting: 'false', allowCopying: 'false' });
+    expect(r.res.status).toBe(200);
+    const pdf = save(r.body);
+    expect(requiresPassword(pdf)).toBe(0);
+    const asUser = run('qpdf', ['--show-encryption', '--password=foo', pdf]).stdout;
+    expect(asUser).toMatch(/print high resolution: not allowed/);
+    expect(asUser).toMatch(/extract for any purpose: not allowed/);
+    expect(asUser).toMatch(/modify annotations: allowed/);
+    expect(run('qpdf', ['--show-encryption', '--password=bar', pdf]).stdout).toMatch(
+      /Supplied password is owner password/,
+    );
+  });
+
+  it('restricts a PDF anyone may open with an owner password alone', async () => {
+    const r = await post({ ownerPassword: 'bar', allowModifying: 'false' });
+    expect(r.res.status).toBe(200);
+    const pdf = save(r.body);
+    expect(requiresPassword(pdf)).toBe(3);
+    expect(run('qpdf', ['--show-encryption', pdf]).stdout).toMatch(/modify other: not allowed/);
+  });
+
+  it('refuses restrictions without a password, and PDF/A with encryption', async () => {
+    const restricted = await post({ allowPrinting: 'false' });
+    expect(restricted.res.status).toBe(400);
+    expect(restricted.text).toBe(
+      "Invalid form data: permission restrictions require a 'userPassword' or 'ownerPassword'",
+    );
+    const pdfa = await post({ pdfa: 'PDF/A-2b', userPassword: 'x' });
+    expect(pdfa.res.status).toBe(400);
+    expect(pdfa.text).toBe('Invalid form data: PDF/A format is incompatible with encryption');
+  });
+});
+
+describe('metadata, flatten, rotation, embeds, native watermarks', () => {
+  it('writes the metadata asked (Metadata)', async () => {
+    const metadata = {
+      Author: 'Zebra Author',
+      Creator: 'Gotenberg',
+      Keywords: ['first', 'second'],
+      CreateDate: '2006-09-18T16:27:50-04:00',
+      Producer: 'Gotenberg',
+      Subject: 'Sample',
+      Title: 'Sample',
+      Trapped: 'Unknown',
+    };
+    const pdf = save(await LibreOffice.convert({ files: [docx], metadata }));
+    const info = pdfinfo(pdf);
+    expect(info).toMatch(/^Author:\s+Zebra Author$/m);
+    expect(info).toMatch(/^Title:\s+Sample$/m);
+    expect(info).toMatch(/^Subject:\s+Sample$/m);
+    expect(info).toMatch(/^Keywords:\s+first, second$/m);
+    expect(info).toMatch(/^Creator:\s+Gotenberg$/m);
+    expect(info).toMatch(/^Producer:\s+Gotenberg$/m);
+    expect(pdfinfo(pdf, '-isodates')).toMatch(/^CreationDate:\s+2006-09-18T16:27:50-04/m);
+    const bad = await post({ metadata: 'foo' });
+    expect(bad.res.status).toBe(400);
+    expect(bad.text).toMatch(
+      /^Invalid form data: form field 'metadata' is invalid \(got 'foo', resulting to unmarshal metadata: /,
+    );
+  });
+
+  it('flattens form fields into the pages (Flatten)', async () => {
+    const form = office('pypdf-libreoffice-form.odt');
+    const fields = save((await post({ exportFormFields: 'true' }, [form])).body);
+    expect(pdfinfo(fields)).toMatch(/^Form:\s+AcroForm$/m);
+    const flat = save((await post({ exportFormFields: 'true', flatten: 'true' }, [form])).body);
+    expect(pdfinfo(flat)).toMatch(/^Form:\s+none$/m);
+  });
+
+  it('turns pages (Rotate 90), attaches files (Embeds) and draws native watermarks', async () => {
+    const embed = join(scratch, 'embed_1.xml');
+    writeFileSync(embed, '<invoice>1</invoice>\n');
+    const r = await post({ rotateAngle: '90', nativeWatermarkText: 'CONFIDENTIAL' }, [docx], [['embeds', embed]]);
+    expect(r.res.status).toBe(200);
+    const pdf = save(r.body);
+    expect(pdfinfo(pdf)).toMatch(/^Page rot:\s+90$/m);
+    expect(run('qpdf', ['--list-attachments', pdf]).stdout).toMatch(/^embed_1\.xml ->/m);
+    expect(pdfText(pdf)).toContain('CONFIDENTIAL');
+    const tiled = save((await post({ nativeTiledWatermarkText: 'DRAFTMARK' })).body);
+    // Tiled marks run across the page, their letters read one per line: the mark's start, many times over.
+    expect(pdfText(tiled).replace(/\s+/g, '').split('DRA').length).toBeGreaterThan(3);
+  });
+});
+
+describe('split and PDF/A', () => {
+  it('cuts a document into intervals, zipped under its name (Split Intervals)', async () => {
+    const zip = save(await LibreOffice.convert({ files: [pages12], split: { mode: 'intervals', span: '5' } }), 'zip');
+    const entries = await zipEntries(zip);
+    expect(entries.map((e) => e.name)).toEqual(['file01.docx_0.pdf', 'file01.docx_1.pdf', 'file01.docx_2.pdf']);
+    expect(entries.map((e) => pdfPages(save(e.data)))).toEqual([5, 5, 2]);
+    expect(words(pdfText(save(entries[2]!.data)))).toEqual(['page', '11', 'page', '12']);
+  });
+
+  it('takes the pages asked one PDF each, or all in one (Split Pages, Split Pages & Unify)', async () => {
+    const r = await post({ splitMode: 'pages', splitSpan: '11-' }, [pages12]);
+    expect(r.res.headers['content-type']).toBe('application/zip');
+    const entries = await zipEntries(save(r.body, 'zip'));
+    expect(entries.map((e) => e.name)).toEqual(['gotenberg-pages_12.docx_0.pdf', 'gotenberg-pages_12.docx_1.pdf']);
+    expect(words(pdfText(save(entries[1]!.data)))).toEqual(['page', '12']);
+    const unified = await post({ splitMode: 'pages', splitSpan: '2-3', splitUnify: 'true' }, [pages12]);
+    expect(unified.res.headers['content-type']).toBe('application/pdf');
+    expect(unified.res.headers['content-disposition']).toMatch(/filename="?gotenberg-pages_12\.docx\.pdf"?$/);
+    expect(words(pdfText(save(unified.body)))).toEqual(['page', '2', 'page', '3']);
+  });
+
+  it('merges, then splits (Merge & Split)', async () => {
+    const r = await post({ merge: 'true', splitMode: 'intervals', splitSpan: '7' }, [docx, pages12]);
+    const entries = await zipEntries(save(r.body, 'zip'));
+    expect(entries.map((e) => e.name)).toEqual(['merged_0.pdf', 'merged_1.pdf']);
+    expect(entries.map((e) => pdfPages(save(e.data)))).toEqual([7, 6]);
+  });
+
+  it('writes the PDF/A identification, also into split parts (PDF/A-1b & PDF/UA-1, Split & PDF/A-1b)', async () => {
+    const pdf = save(await LibreOffice.convert({ files: [docx], pdfa: 'PDF/A-1b' as never, pdfUA: true }));
+    expect(pdfinfo(pdf)).toMatch(/^Tagged:\s+yes$/m);
+    const r = await post({ pdfa: 'PDF/A-2b', splitMode: 'intervals', splitSpan: '6' }, [pages12]);
+    const parts = await zipEntries(save(r.body, 'zip'));
+    expect(parts).toHaveLength(2);
+    for (const part of parts) expect(pdfaPart(save(part.data))).toBe('2');
+  });
+
+  it("refuses a split it cannot make with Gotenberg's words", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [
+        { splitMode: 'foo', splitSpan: '2' },
+        "Invalid form data: form field 'splitMode' is invalid (got 'foo', resulting to wrong value, expected either 'intervals' or 'pages')",
+      ],
+      [
+        { splitMode: 'intervals', splitSpan: 'foo' },
+        `Invalid form data: form field 'splitSpan' is invalid (got 'foo', resulting to strconv.Atoi: parsing "foo": invalid syntax)`,
+      ],
+      [
+        { splitMode: 'pages', splitSpan: 'foo' },
+        "The requested split mode is not supported, or no PDF engine could process it. Valid modes: 'intervals', 'pages'.",
+      ],
+    ];
+    for (const [fields, message] of cases) {
+      const r = await post(fields, [pages12]);
+      expect(r.res.status).toBe(400);
+      expect(r.text).toBe(message);
+    }
+  });
+});
+
+/** The part of PDF/A its XMP metadata claims (pdfaid:part), read from the catalog's /Metadata stream. */
+function pdfaPart(path: string): string | undefined {
+  const catalog = run('qpdf', ['--show-object=trailer', path]).stdout;
+  const root = /\/Root (\d+) 0 R/.exec(catalog)?.[1];
+  const meta = /\/Metadata (\d+) 0 R/.exec(run('qpdf', [`--show-object=${root}`, path]).stdout)?.[1];
+  if (!meta) return undefined;
+  const xmp = run('qpdf', [`--show-object=${meta}`, '--filtered-stream-data', path]).stdout;
+  return /pdfaid:part(?:>|=")(\d)/.exec(xmp)?.[1];
+}
+
+describe('fields refused, never ignored', () => {
+  it('answers 400 naming each field this server does not do', async () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ watermarkSource: 'text', watermarkExpression: 'CONFIDENTIAL' }, /form field 'watermarkSource' is invalid/],
+      [{ stampSource: 'text', stampExpression: 'DRAFT' }, /form field 'stampSource' is invalid/],
+      [{ optimizeImages: 'true' }, /form field 'optimizeImages' is invalid/],
+      [{ facturxConformanceLevel: 'EN 16931' }, /form field 'facturxConformanceLevel' is invalid/],
+      [{ embedsMetadata: '{}' }, /form field 'embedsMetadata' is invalid/],
+      [{ downloadFrom: '[{"url":"http://example.com/a.docx"}]' }, /form field 'downloadFrom' is invalid/],
+    ];
+    for (const [fields, message] of cases) {
+      const r = await post(fields);
+      expect(r.res.status).toBe(400);
+      expect(r.text).toMatch(/^Invalid form data: /);
+      expect(r.text).toMatch(message);
+    }
+    const xml = join(scratch, 'invoice.xml');
+    writeFileSync(xml, '<x/>');
+    const facturx = await post({}, [docx], [['facturxXml', xml]]);
+    expect(facturx.res.status).toBe(400);
+    expect(facturx.text).toMatch(/form file 'facturxXml' is invalid/);
+    const webhook = await post({}, [docx], [], { 'Gotenberg-Webhook-Url': 'http://example.com/hook' });
+    expect(webhook.res.status).toBe(400);
+    expect(webhook.text).toMatch(/header 'gotenberg-webhook-url' is invalid/);
+  });
+
+  it('checks every LibreOffice export option as Gotenberg does (Bad Request)', async () => {
+    const bools = ['exportFormFields', 'exportBookmarks', 'firstPageOnLeft', 'centerWindow', 'useTransitionEffects'];
+    const fields: Record<string, string> = {
+      ...Object.fromEntries(bools.map((b) => [b, 'foo'])),
+      initialView: '5',
+      initialPage: '-1',
+      magnification: '9',
+      zoom: '-1',
+      pageLayout: '7',
+      openBookmarkLevels: '15',
+      maxImageResolution: '10',
+      pdfua: 'foo',
+    };
+    const r = await post(fields);
+    expect(r.res.status).toBe(400);
+    for (const b of [...bools, 'pdfua'])
+      expect(r.text).toContain(
+        `form field '${b}' is invalid (got 'foo', resulting to strconv.ParseBool: parsing "foo": invalid syntax)`,
+      );
+    expect(r.text).toContain("form field 'initialView' is invalid (got '5', resulting to value is not 0, 1 or 2)");
+    expect(r.text).toContain("form field 'initialPage' is invalid (got '-1', resulting to value is inferior to 1)");
+    expect(r.text).toContain(
+      "form field 'magnification' is invalid (got '9', resulting to value is not 0, 1, 2, 3 or 4)",
+    );
+    expect(r.text).toContain("form field 'pageLayout' is invalid (got '7', resulting to value is not 0, 1, 2 or 3)");
+    expect(r.text).toContain(
+      "form field 'openBookmarkLevels' is invalid (got '15', resulting to value is not -1 or between 1 and 10)",
+    );
+    expect(r.text).toContain(
+      "form field 'maxImageResolution' is invalid (got '10', resulting to value is not 75, 150, 300, 600 or 1200)",
+    );
+  });
+
+  it("answers Gotenberg's bare 500 when a result fails its verification", () => {
+    const err = toGotenbergError(new VerificationError('text', 'page 1 lost 3 of 9 words'), {
+      pageRange: '',
+      file: 'a.docx',
+      password: false,
+    });
+    expect([err.status, err.message]).toEqual([500, 'Internal Server Error']);
+  });
+});
+
+describe('plain curl, as in Gotenberg’s documentation', () => {
+  it('converts, encrypts and writes metadata', async () => {
+    const out = join(scratch, 'curl.pdf');
+    // curl runs beside the service, which answers from this very process: never spawnSync here.
+    const r = await curl([
+      '--silent',
+      '--show-error',
+      '--fail',
+      '--request',
+      'POST',
+      `${base}/forms/libreoffice/convert`,
+      '--form',
+      `files=@${docx}`,
+      '--form',
+      'userPassword=secret',
+      '--form',
+      'metadata={"Author":"Zebra Author"}',
+      '-o',
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(requiresPassword(out)).toBe(0);
+    expect(run('pdfinfo', ['-upw', 'secret', out]).stdout).toMatch(/^Author:\s+Zebra Author$/m);
+    const version = (await curl(['--silent', `${base}/version`])).stdout;
+    expect(version).toMatch(/^8\.36\.0-quire\./);
+  });
+});
