@@ -206,6 +206,8 @@ describe('header and footer', () => {
         'add-page-numbers',
         'crop-pdf',
         'organize-pdf',
+        'protect-pdf',
+        'repair-pdf',
       ].map((id) => `/tools/${id}`),
     );
     // The menus open on hover.

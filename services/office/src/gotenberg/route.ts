@@ -181,7 +181,8 @@ async function assemble(made: Offered[], form: ConvertForm, job: Job, kit: Servi
     outputs = [];
     for (const o of done) outputs.push({ ...o, checks: await verifyOutput(o, form, job, kit) });
   }
-  const pdf = { type: 'application/pdf', ext: '.pdf', files: outputs.length };
+  // `files` counts the documents converted, whatever the merge or a split made of them.
+  const pdf = { type: 'application/pdf', ext: '.pdf', files: made.length };
   if (outputs.length === 1) {
     const [only] = outputs;
     return { ...pdf, path: only!.path, checks: only!.checks, ...(form.split ? { name: only!.name } : {}) };
@@ -189,7 +190,7 @@ async function assemble(made: Offered[], form: ConvertForm, job: Job, kit: Servi
   const path = join(job.workdir, 'result.zip');
   await zipFiles(outputs, path);
   // Every document in it passed the same checks; the zip only gathers them.
-  return { path, type: 'application/zip', ext: '.zip', files: outputs.length, checks: outputs[0]!.checks };
+  return { ...pdf, path, type: 'application/zip', ext: '.zip', checks: outputs[0]!.checks };
 }
 
 /** One output held to what it promises of the PDF it came from (see outputPromise). */
