@@ -13,7 +13,7 @@ import {
   type Unit,
 } from './crop-box.ts';
 import { PageThumb } from './PageThumb.tsx';
-import type { Drawn, ReadablePdf } from './pdf-pages.ts';
+import type { Drawn, FieldsView, ReadablePdf } from './pdf-pages.ts';
 import { useRovingFocus } from './roving-focus.ts';
 
 /** Width of the large page in CSS pixels at most (styles.css), drawn sharper on a dense screen. */
@@ -24,15 +24,7 @@ const shownWidth = 512;
  * drawn with a mouse or a finger, or moved and resized with the keyboard; that writes `mode` box and the
  * `box` field in the chosen unit. The box or margins typed in the fields show on the page, the rest shaded.
  */
-export function CropView({
-  pdf,
-  values,
-  onChange,
-}: {
-  pdf: ReadablePdf;
-  values: Record<string, string>;
-  onChange: (changes: Record<string, string>) => void;
-}) {
+export function CropView({ pdf, values, onChange }: FieldsView) {
   const t = useT();
   const [shown, setShown] = useState(1);
   const drawn = useDrawnPage(pdf, shown);

@@ -2,18 +2,10 @@ import { useT } from '../../i18n/use-t.ts';
 import { labelPlace, labelsOf, numberingOf } from './number-preview.ts';
 import { marksOf } from './page-marks.ts';
 import { PagePicker } from './PagePicker.tsx';
-import type { ReadablePdf } from './pdf-pages.ts';
+import type { FieldsView } from './pdf-pages.ts';
 
 /** add-page-numbers' page view: the pages to number, each numbered page showing its number where it will be. */
-export function PageNumbers({
-  pdf,
-  values,
-  onChange,
-}: {
-  pdf: ReadablePdf;
-  values: Record<string, string>;
-  onChange: (changes: Record<string, string>) => void;
-}) {
+export function PageNumbers({ pdf, values, onChange }: FieldsView) {
   const numbering = numberingOf(values);
   const pages = values.pages ?? '';
   const marks = marksOf(pages, pdf.pageCount);

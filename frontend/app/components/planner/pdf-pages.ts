@@ -36,6 +36,13 @@ export type OpenedPdf =
 /** A PDF pdf.js could open. */
 export type ReadablePdf = Extract<OpenedPdf, { ok: true }>;
 
+/** What a tool's page view is given: the opened PDF, the form's fields, and where to write the ones it sets. */
+export interface FieldsView {
+  pdf: ReadablePdf;
+  values: Record<string, string>;
+  onChange: (changes: Record<string, string>) => void;
+}
+
 export async function openPdf(file: File, password: string): Promise<OpenedPdf> {
   let doc: PDFDocumentProxy;
   try {
