@@ -332,7 +332,9 @@ async function startRedis(run: Run): Promise<void> {
   const dir = join(plan.dataDir, 'redis');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const args = ['--port', String(plan.redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes'];
-  const redis = run.layers.launch('redis', 'redis-server', [...args, '--dir', dir], plan.baseEnv);
+  // Its own log in its own format, beside its data: the stack's log folder holds JSON lines only.
+  const log = ['--logfile', join(dir, 'redis-server.log')];
+  const redis = run.layers.launch('redis', 'redis-server', [...args, ...log, '--dir', dir], plan.baseEnv);
   run.layers.add([redis]);
   await waitRedis(redis, plan.redisPort, plan.healthTimeoutMs, plan.signal);
 }
