@@ -9,6 +9,7 @@ import {
   type Tool,
 } from '@quire/catalog';
 import { jobPaths, jobSchema } from './jobs/openapi.ts';
+import { filesBody, toolParameter } from './openapi-parts.ts';
 
 /** A tool as the public catalog shows it: everything a client needs to build a form and a request. */
 export function describeTool(tool: Tool) {
@@ -119,7 +120,7 @@ export function openApi() {
       operationId: 'legacy_run',
       summary: 'Run a tool (?tool=id) or a workflow (?workflow=custom&steps=a,b)',
       parameters: [
-        { name: 'tool', in: 'query', schema: { type: 'string', enum: tools.flatMap((t) => [t.id, ...t.aliases]) } },
+        toolParameter,
         { name: 'workflow', in: 'query', schema: { type: 'string', enum: ['custom'] } },
         { name: 'steps', in: 'query', schema: { type: 'string' } },
       ],
@@ -134,19 +135,7 @@ export function openApi() {
       parameters: [
         { name: 'steps', in: 'query', required: true, schema: { type: 'string' }, example: 'pdf-merge,pdf-compress' },
       ],
-      requestBody: {
-        content: {
-          'multipart/form-data': {
-            schema: {
-              type: 'object',
-              properties: {
-                file: { type: 'array', items: { type: 'string', format: 'binary' } },
-                password: { type: 'string' },
-              },
-            },
-          },
-        },
-      },
+      requestBody: filesBody({ password: { type: 'string' } }),
       responses: { '200': download, ...errorResponses() },
     },
   };

@@ -1,4 +1,5 @@
-import { constants, tools } from '@quire/catalog';
+import { constants } from '@quire/catalog';
+import { filesBody, toolParameter } from '../openapi-parts.ts';
 
 const counter = {
   type: 'object',
@@ -74,28 +75,18 @@ export function jobPaths(errors: Record<string, unknown>): Record<string, unknow
           'is then a zip of the results and report.json. A client may have a bounded number of jobs queued or ' +
           'running (429 busy beyond, with Retry-After).',
         parameters: [
-          { name: 'tool', in: 'query', schema: { type: 'string', enum: tools.flatMap((t) => [t.id, ...t.aliases]) } },
+          toolParameter,
           { name: 'steps', in: 'query', schema: { type: 'string' }, example: 'rotate-pdf,pdf-compress' },
         ],
-        requestBody: {
-          content: {
-            'multipart/form-data': {
-              schema: {
-                type: 'object',
-                properties: {
-                  file: { type: 'array', items: { type: 'string', format: 'binary' } },
-                  webhook: {
-                    type: 'string',
-                    format: 'uri',
-                    description:
-                      'Called (POST, the job as JSON, X-Quire-Signature: sha256=HMAC of the body) when the job ends; ' +
-                      'a public http(s) address only',
-                  },
-                },
-              },
-            },
+        requestBody: filesBody({
+          webhook: {
+            type: 'string',
+            format: 'uri',
+            description:
+              'Called (POST, the job as JSON, X-Quire-Signature: sha256=HMAC of the body) when the job ends; ' +
+              'a public http(s) address only',
           },
-        },
+        }),
         responses: { '202': job('Accepted: queued. Location is the job; `events` its stream'), ...errors },
       },
     },
