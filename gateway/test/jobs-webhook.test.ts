@@ -2,7 +2,10 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signBody } from '../src/jobs/webhook.ts';
+import { createLogger } from '@quire/base';
+import { publicLookup } from '@quire/http';
+import type { JobRecord } from '../src/jobs/records.ts';
+import { signBody, webhooks } from '../src/jobs/webhook.ts';
 import { corpus, makeGateway } from './helpers.ts';
 import { standIn, type StandIn } from './stand-in.ts';
 
@@ -85,5 +88,88 @@ describe("a job's webhook", () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe("a webhook's receiver that fails", () => {
+  const record = {
+    id: 'a-job-id-of-enough-length',
+    state: 'done',
+    tool: 'pdf-compress',
+    steps: ['pdf-compress'],
+    createdAt: new Date().toISOString(),
+    progress: { files: { done: 1, total: 1 } },
+    spec: {},
+  } as unknown as JobRecord;
+  const log = createLogger('test');
+  log.silent = true;
+
+  /** A receiver answering each call with the next status of `answers`; resolves its calls' bodies after `count`. */
+  async function receiver(answers: number[], count: number) {
+    const bodies: string[] = [];
+    let done: (b: string[]) => void = () => {};
+    const finished = new Promise<string[]>((r) => (done = r));
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        bodies.push(body);
+        res.statusCode = answers[bodies.length - 1] ?? 200;
+        res.end();
+        if (bodies.length === count) done(bodies);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    return { url, bodies, finished, close: () => new Promise((r) => server.close(r)) };
+  }
+
+  it('is tried again while it answers 503, with the same signed body, until it takes the call', async () => {
+    const r = await receiver([503, 503, 200], 3);
+    try {
+      webhooks(async () => secret, log, [20, 20, 20]).notify({ ...record, spec: { webhook: r.url } } as JobRecord);
+      const bodies = await r.finished;
+      expect(new Set(bodies).size).toBe(1);
+      expect(JSON.parse(bodies[0]!)).toMatchObject({ id: record.id, state: 'done' });
+      await new Promise((ok) => setTimeout(ok, 100));
+      expect(r.bodies).toHaveLength(3);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('is not tried again when it refuses the call (400)', async () => {
+    const r = await receiver([400], 1);
+    try {
+      webhooks(async () => secret, log, [20, 20, 20]).notify({ ...record, spec: { webhook: r.url } } as JobRecord);
+      await r.finished;
+      await new Promise((ok) => setTimeout(ok, 150));
+      expect(r.bodies).toHaveLength(1);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('stops after the last delay', async () => {
+    const r = await receiver([500, 500, 500, 500, 500], 3);
+    try {
+      webhooks(async () => secret, log, [20, 20]).notify({ ...record, spec: { webhook: r.url } } as JobRecord);
+      await r.finished;
+      await new Promise((ok) => setTimeout(ok, 150));
+      expect(r.bodies).toHaveLength(3);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('publicLookup', () => {
+  const resolve = (host: string) =>
+    new Promise<string>((ok, fail) =>
+      publicLookup(host, {}, (err, address) => (err ? fail(err) : ok(String(address)))),
+    );
+
+  it('refuses a name that resolves to loopback, at connection time', async () => {
+    await expect(resolve('localhost')).rejects.toThrow(/not a public address/);
   });
 });

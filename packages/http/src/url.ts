@@ -1,3 +1,4 @@
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { ToolError } from '@quire/base';
@@ -41,4 +42,23 @@ export async function checkPublicUrl(raw: string): Promise<URL> {
   }
   if (addresses.length === 0 || !addresses.every(isPublicAddress)) throw new ToolError('url_blocked');
   return url;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http(s).request that resolves the name at connection time and refuses any answer
+ * that is not public, so a name checked earlier cannot be pointed at an inside address since.
+ */
+export function publicLookup(host: string, options: LookupOptions, callback: LookupCallback): void {
+  lookup(host, { ...options, all: true, verbatim: true }).then(
+    (found) => {
+      const blocked = found.find((a) => !isPublicAddress(a.address));
+      if (blocked || found.length === 0)
+        return callback(Object.assign(new Error(`${host} is not a public address`), { code: 'EBLOCKED' }), []);
+      if (options.all) return callback(null, found);
+      callback(null, found[0]!.address, found[0]!.family);
+    },
+    (err: NodeJS.ErrnoException) => callback(err, []),
+  );
 }
