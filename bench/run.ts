@@ -6,6 +6,7 @@ import { benchCompress } from './compress.ts';
 import { benchEditor } from './editor.ts';
 import { benchFidelity } from './fidelity.ts';
 import { benchGateway } from './gateway.ts';
+import { benchJobs } from './jobs.ts';
 import { benchOcr } from './ocr.ts';
 import { benchOffice } from './office.ts';
 import { benchRenderer } from './renderer.ts';
@@ -24,6 +25,7 @@ const benches: [string, () => Promise<BenchReport>][] = [
   ['site', benchSite],
   ['verify', benchVerify],
   ['gateway', benchGateway],
+  ['jobs', benchJobs],
   ['soak', benchSoak],
 ];
 const only = process.argv.slice(2);

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findTool, type Tool } from '@quire/catalog';
-import { ToolError, safeName, toToolError, type Job, type Logger } from '@quire/base';
+import { mapLimit, parallelism, ToolError, safeName, toToolError, type Job, type Logger } from '@quire/base';
 import { createZip } from '@quire/pdf';
 import { countUse, recordRun, type Db } from '../db.ts';
 import type { GatewayMetrics } from '../metrics.ts';
@@ -135,40 +135,36 @@ async function runOne(run: Run): Promise<JobResult> {
 }
 
 /**
- * Each file through the chain on its own: a file that fails is reported and the others go on. The
- * result is a zip of the results and report.json.
+ * Each file through the chain on its own, as many at once as the machine runs engines: a file that
+ * fails is reported and the others go on. The result is a zip of the results, in the order sent, and
+ * report.json.
  */
 async function runBatch(run: Run): Promise<JobResult> {
+  const inputs = run.record.spec.inputs;
+  let filesDone = 0;
+  let pagesDone = 0;
+  const outcomes = await mapLimit(inputs, parallelism(), async (input) => {
+    const outcome = input.error ? { error: input.error } : await runFile(run, input);
+    filesDone++;
+    pagesDone += input.pages ?? 0;
+    await progress(run, filesDone, pagesDone);
+    return outcome;
+  });
   const report: FileReport[] = [];
   const zipPath = join(run.folder, 'results.zip');
   const zip = createZip(zipPath);
   const names = new Set<string>();
-  let pages = 0;
   try {
-    for (const [i, input] of run.record.spec.inputs.entries()) {
-      if (input.error) {
-        report.push({ file: input.name, outcome: 'failed', error: input.error });
-      } else {
-        try {
-          const path = join(run.folder, input.file);
-          const output = await runSteps(
-            run.client,
-            stepsOf(run, [{ path, name: input.name, kind: input.kind! }]),
-            run.job,
-            toWorkFolder(run.job.workdir),
-          );
-          const name = names.has(output.name) ? `${i + 1}-${output.name}` : output.name;
-          names.add(name);
-          zip.add(output.saved, name);
-          report.push({ file: input.name, outcome: 'ok', result: name, checks: output.properties });
-          await countUses(run);
-        } catch (err) {
-          if (run.job.signal.aborted) throw run.job.signal.reason;
-          report.push({ file: input.name, outcome: 'failed', error: jobError(err) });
-        }
+    for (const [i, input] of inputs.entries()) {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) {
+        report.push({ file: input.name, outcome: 'failed', error: outcome.error });
+        continue;
       }
-      pages += input.pages ?? 0;
-      await progress(run, i + 1, pages);
+      const name = names.has(outcome.name) ? `${i + 1}-${outcome.name}` : outcome.name;
+      names.add(name);
+      zip.add(outcome.saved, name);
+      report.push({ file: input.name, outcome: 'ok', result: name, checks: outcome.properties });
     }
     const reportPath = join(run.folder, 'report.json');
     await writeFile(reportPath, JSON.stringify({ files: report }, null, 2));
@@ -181,6 +177,26 @@ async function runBatch(run: Run): Promise<JobResult> {
   const download = await run.store.saveStream(createReadStream(zipPath), safeName(`${run.record.tool}-results.zip`));
   run.metrics.resultsSaved.inc();
   return { download, report };
+}
+
+type FileOutcome = { error: { code: string; message: string } } | Awaited<ReturnType<typeof runSteps>>;
+
+/** One file of a batch through the chain, its result kept in the job's work folder; its error when it fails. */
+async function runFile(run: Run, input: JobRecord['spec']['inputs'][number]): Promise<FileOutcome> {
+  try {
+    const path = join(run.folder, input.file);
+    const output = await runSteps(
+      run.client,
+      stepsOf(run, [{ path, name: input.name, kind: input.kind! }]),
+      run.job,
+      toWorkFolder(run.job.workdir),
+    );
+    await countUses(run);
+    return output;
+  } catch (err) {
+    if (run.job.signal.aborted) throw run.job.signal.reason;
+    return { error: jobError(err) };
+  }
 }
 
 async function progress(run: Run, filesDone: number, pagesDone: number | undefined): Promise<void> {
