@@ -13,6 +13,7 @@ import { jobBackend, setUpJobs, type JobBackend } from './jobs/index.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import { sendResult, type ResultStore } from './results.ts';
 import { resolveChain, runChain } from './runs.ts';
+import { loadSavedWorkflow, workflowRoutes } from './workflows.ts';
 import { ServiceClient } from './service-client.ts';
 
 export interface GatewayDeps {
@@ -67,12 +68,12 @@ export function createGatewayApp({
   };
 
   // Jobs run here unless this process only answers the API; a worker alone answers health and metrics only.
-  const guards = [limiter, bodyLimit];
+  // A saved workflow (?saved=) is loaded before its chain is resolved, by the synchronous call and the job alike.
+  const guards = [limiter, bodyLimit, loadSavedWorkflow(db)];
   const jobRoutes = setUpJobs({ config, backend: jobs, db, store, client: client_, metrics, log, guards });
   if (config.jobs.role !== 'worker') {
     const run = [
-      limiter,
-      bodyLimit,
+      ...guards,
       resolveChain,
       workdirMiddleware('gateway'),
       runChain({ db, store, client: client_, metrics, log, uploadLimitBytes: config.uploadLimitBytes }),
@@ -91,6 +92,7 @@ export function createGatewayApp({
       ),
     );
     app.use(accountRoutes(config.firebase, db));
+    app.use(workflowRoutes(db, limiter));
 
     const usage = async (_req: Request, res: Response) => res.json({ stats: await usageStats(db) });
     app.get('/track_usage.php', usage);

@@ -9,7 +9,7 @@ import {
   type Tool,
 } from '@quire/catalog';
 import { jobPaths, jobSchema } from './jobs/openapi.ts';
-import { filesBody, toolParameter } from './openapi-parts.ts';
+import { filesBody, savedWorkflowPaths, toolParameter } from './openapi-parts.ts';
 
 /** A tool as the public catalog shows it: everything a client needs to build a form and a request. */
 export function describeTool(tool: Tool) {
@@ -133,12 +133,19 @@ export function openApi() {
       operationId: 'run_workflow',
       summary: 'Run tools in a chain, each step on the result of the one before',
       parameters: [
-        { name: 'steps', in: 'query', required: true, schema: { type: 'string' }, example: 'pdf-merge,pdf-compress' },
+        { name: 'steps', in: 'query', schema: { type: 'string' }, example: 'pdf-merge,pdf-compress' },
+        {
+          name: 'saved',
+          in: 'query',
+          schema: { type: 'string' },
+          description: "A saved workflow's id, instead of steps",
+        },
       ],
       requestBody: filesBody({ password: { type: 'string' } }),
       responses: { '200': download, ...errorResponses() },
     },
   };
+  Object.assign(paths, savedWorkflowPaths(errorResponses()));
   Object.assign(paths, jobPaths(errorResponses()));
   paths['/uploads/{name}'] = {
     get: {

@@ -30,6 +30,7 @@ export interface Database {
     download: string | null;
     expires_at: string | null;
   };
+  workflows: { id: string; name: string; steps: string; user_id: string | null; created_at: string };
 }
 
 export type Db = Kysely<Database>;
@@ -80,6 +81,19 @@ function migrations(idType: ColumnDataType): Record<string, Migration> {
           .addColumn('expires_at', 'text')
           .execute();
         await db.schema.createIndex('runs_by_user').on('runs').columns(['user_id', 'created_at']).execute();
+      },
+    },
+    '004-workflows': {
+      async up(db) {
+        await db.schema
+          .createTable('workflows')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('steps', 'text', (c) => c.notNull())
+          .addColumn('user_id', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('workflows_by_user').on('workflows').columns(['user_id', 'created_at']).execute();
       },
     },
   };

@@ -7,6 +7,7 @@ import {
   parseOptions,
   takesPassword,
   takesUrl,
+  type WorkflowStep,
   type Tool,
 } from '@quire/catalog';
 import { ToolError, safeName, toToolError, trackRequest, type Job, type Logger } from '@quire/base';
@@ -36,11 +37,14 @@ export function resolveChain(req: Request, res: Response, next: NextFunction): v
     req.path.endsWith('/workflows') ||
     q.workflow !== undefined ||
     (req.path.endsWith('/jobs') && q.steps !== undefined);
-  if (isWorkflow) {
-    const steps = typeof q.steps === 'string' ? q.steps.split(',').map((s) => s.trim()) : [];
+  // A saved workflow's steps, with their options, were loaded by loadSavedWorkflow.
+  const saved = res.locals.savedSteps as WorkflowStep[] | undefined;
+  if (isWorkflow || saved) {
+    const steps = saved ?? (typeof q.steps === 'string' ? q.steps.split(',').map((s) => s.trim()) : []);
     const checked = checkWorkflow(steps);
     if (!checked.ok) return next(new ToolError(checked.code, checked.message));
-    res.locals.chain = checked.value;
+    res.locals.chain = checked.value.tools;
+    res.locals.stepFields = checked.value.fields;
     return next();
   }
   const id = typeof req.params.toolId === 'string' ? req.params.toolId : typeof q.tool === 'string' ? q.tool : '';
@@ -91,8 +95,11 @@ export function runChain(deps: RunDeps) {
     const finish = trackRequest(deps, label, res.locals.requestId as string);
     let form: RelayedForm | undefined;
     try {
-      const steps: Steps = { chain, inputs: [], fields: {}, requestId: res.locals.requestId as string };
-      if (!takesUrl(first) && (await deps.client.relays(first))) {
+      const stepFields = res.locals.stepFields as Steps['stepFields'];
+      const steps: Steps = { chain, inputs: [], fields: {}, stepFields, requestId: res.locals.requestId as string };
+      // A first step with saved options is read here, where they join the request's fields.
+      const savedFirst = Object.keys(stepFields?.[0] ?? {}).length > 0;
+      if (!takesUrl(first) && !savedFirst && (await deps.client.relays(first))) {
         steps.form = form = relayForm(req, allowedFields(first), deps.uploadLimitBytes);
       } else {
         // A web address (no file, and checked here against private targets), or an official Gotenberg,
@@ -143,8 +150,10 @@ export interface Steps {
   /** The first step's upload, passed on as it arrives; else its files in the work folder. */
   form?: RelayedForm;
   inputs: StepInput[];
-  /** The first step's fields, when read here; later steps take their defaults. */
+  /** The first step's fields from the request, when read here (over its saved options). */
   fields: Record<string, string>;
+  /** Each step's options, as a saved workflow gives them; else every step but the first takes its defaults. */
+  stepFields?: Record<string, string>[];
   requestId: string;
 }
 
@@ -202,7 +211,8 @@ export async function runSteps(client: ServiceClient, steps: Steps, job: Job, st
         }
         output = await client.relay({ ...call, form });
       } else {
-        output = await client.run({ ...call, inputs, fields: i === 0 ? steps.fields : {} });
+        const fields = { ...steps.stepFields?.[i], ...(i === 0 ? steps.fields : {}) };
+        output = await client.run({ ...call, inputs, fields });
       }
     } catch (err) {
       const e = toToolError(err);

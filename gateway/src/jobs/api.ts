@@ -25,7 +25,7 @@ export interface JobsApiDeps {
   stepTimeoutMs: number;
   /** How long a live record is kept. */
   liveTtlMs: number;
-  /** What every tool call goes through first (the rate limit, the body's size). */
+  /** What every tool call goes through first (the rate limit, the body's size, a saved workflow's loading). */
   guards: RequestHandler[];
 }
 
@@ -191,6 +191,7 @@ function submit(deps: JobsApiDeps) {
           steps: chain.map((t) => t.id),
           inputs,
           fields,
+          ...(res.locals.stepFields && { stepFields: res.locals.stepFields as Record<string, string>[] }),
           batch,
           timeoutMs,
           client,

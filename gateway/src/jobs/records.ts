@@ -50,6 +50,8 @@ export interface JobSpec {
     error?: { code: string; message: string };
   }[];
   fields: Record<string, string>;
+  /** Each step's options, from a saved workflow. */
+  stepFields?: Record<string, string>[];
   batch: boolean;
   /** How long the job may run once started. */
   timeoutMs: number;

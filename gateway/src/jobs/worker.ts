@@ -116,7 +116,8 @@ interface Run extends JobRunnerDeps {
 }
 
 function stepsOf(run: Run, inputs: StepInput[]) {
-  return { chain: run.chain, inputs, fields: run.record.spec.fields, requestId: run.record.spec.requestId };
+  const { fields, stepFields, requestId } = run.record.spec;
+  return { chain: run.chain, inputs, fields, stepFields, requestId };
 }
 
 /** Counts one use of each of the chain's tools: a job, or a batch's file, whose result was kept. */

@@ -266,7 +266,7 @@ describe('page ranges', () => {
 describe('workflows', () => {
   it('accepts chains where each step reads what the last one made', () => {
     const ok = checkWorkflow(['pdf-merge', 'pdf-compress', 'pdf-split']);
-    expect(ok.ok && ok.value.map((t) => t.id)).toEqual(['pdf-merge', 'pdf-compress', 'pdf-split']);
+    expect(ok.ok && ok.value.tools.map((t) => t.id)).toEqual(['pdf-merge', 'pdf-compress', 'pdf-split']);
     expect(checkWorkflow(['jpg-to-pdf', 'rotate-pdf']).ok).toBe(true);
     expect(checkWorkflow(['pdf-ocr', 'pdf-to-word']).ok).toBe(true);
   });
@@ -278,5 +278,25 @@ describe('workflows', () => {
     expect(checkWorkflow(['pdf-from-url'])).toMatchObject({ ok: false });
     expect(checkWorkflow(['word-to-pdf', 'nope'])).toMatchObject({ ok: false });
     expect(checkWorkflow([])).toMatchObject({ ok: false });
+  });
+
+  it('takes options per step, checked against each tool, and follows the kind they make', () => {
+    const ok = checkWorkflow([
+      { tool: 'word-to-pdf' },
+      { tool: 'add-page-numbers' },
+      { tool: 'add-watermark', options: { text: 'DRAFT', opacity: 0.3 } },
+      { tool: 'pdf-compress' },
+    ]);
+    expect(ok.ok && ok.value.fields).toEqual([{}, {}, { text: 'DRAFT', opacity: '0.3' }, {}]);
+    const bad = checkWorkflow([{ tool: 'pdf-compress' }, { tool: 'rotate-pdf', options: { angle: 45 } }]);
+    expect(!bad.ok && bad.message).toMatch(/^Step 2 \("rotate-pdf"\): The option "angle"/);
+    const unknown = checkWorkflow([{ tool: 'pdf-compress', options: { colour: 'red' } }]);
+    expect(!unknown.ok && unknown.message).toBe('Step 1 ("pdf-compress") has no option "colour".');
+    // A protected result's password is given when the workflow runs, never kept in it.
+    const secret = checkWorkflow([{ tool: 'protect-pdf', options: { userPassword: 'hunter2' } }]);
+    expect(!secret.ok && secret.message).toMatch(/passwords are not kept/);
+    // What a step makes follows its options: pdf-to-text's Markdown is not a PDF.
+    expect(checkWorkflow([{ tool: 'pdf-to-text' }, { tool: 'pdf-compress' }])).toMatchObject({ ok: false });
+    expect(checkWorkflow(Array.from({ length: 21 }, () => 'pdf-compress'))).toMatchObject({ ok: false });
   });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
 import type { FileKind } from './kinds.ts';
 import type { Tool } from './tool-definition.ts';
-import { defaultOutputKind, findTool } from './tools.ts';
+import { findTool, outputKind } from './tools.ts';
 
 export interface Invalid {
   code: ErrorCode;
@@ -72,46 +72,65 @@ export function accepts(tool: Tool, kind: FileKind): boolean {
   return 'kinds' in tool.input && tool.input.kinds.includes(kind);
 }
 
+/** A step of a workflow: a tool, and the options it runs with (its form fields; the rest take their defaults). */
+export interface WorkflowStep {
+  tool: string;
+  options?: Record<string, string | number | boolean>;
+}
+
+/** A checked workflow: its tools, and each step's options as the form fields its service is sent. */
+export interface Chain {
+  tools: Tool[];
+  fields: Record<string, string>[];
+}
+
+/** Beyond this many steps a workflow is refused: no real chain is longer, and each step is a whole call. */
+export const maxWorkflowSteps = 20;
+
+const refuse = (message: string): { ok: false } & Invalid => ({ ok: false, code: 'invalid_workflow', message });
+
 /**
- * A chain of tools checked before anything runs: every id known, the first step takes a file, and
- * each later step accepts what the one before makes (with default options, as workflows have no others).
+ * A chain of tools checked before anything runs: every id known, the first step takes a file, each
+ * step's options valid for its tool (no password kept in them), and each later step accepts what the
+ * one before makes with its options. A step given no options runs with its tool's defaults.
  */
-export function checkWorkflow(steps: string[]): Checked<Tool[]> {
-  if (steps.length === 0 || steps.some((s) => s === ''))
-    return { ok: false, code: 'invalid_workflow', message: 'Please select at least one tool.' };
-  const chain: Tool[] = [];
-  for (const [i, id] of steps.entries()) {
+export function checkWorkflow(steps: (string | WorkflowStep)[]): Checked<Chain> {
+  if (steps.length === 0 || steps.some((s) => s === '' || (typeof s === 'object' && !s.tool)))
+    return refuse('Please select at least one tool.');
+  if (steps.length > maxWorkflowSteps) return refuse(`A workflow has at most ${maxWorkflowSteps} steps.`);
+  const chain: Chain = { tools: [], fields: [] };
+  let made: FileKind | undefined;
+  for (const [i, step] of steps.entries()) {
+    const { tool: id, options = {} } = typeof step === 'string' ? { tool: step } : step;
     const tool = findTool(id);
-    if (!tool) return { ok: false, code: 'invalid_workflow', message: `Step ${i + 1} ("${id}") is not a known tool.` };
-    const previous = chain.at(-1);
-    if (!('kinds' in tool.input))
-      return {
-        ok: false,
-        code: 'invalid_workflow',
-        message: `Step ${i + 1} ("${id}") takes a web address, not a file.`,
-      };
-    if (!tool.options.safeParse({}).success)
-      return {
-        ok: false,
-        code: 'invalid_workflow',
-        message: `Step ${i + 1} ("${id}") needs options that a workflow cannot give.`,
-      };
-    if (previous && tool.input.min > 1)
-      return {
-        ok: false,
-        code: 'invalid_workflow',
-        message: `Step ${i + 1} ("${id}") needs several files, so it can only come first.`,
-      };
-    if (previous) {
-      const made = defaultOutputKind(previous);
-      if (!accepts(tool, made))
-        return {
-          ok: false,
-          code: 'invalid_workflow',
-          message: `Step ${i + 1} ("${id}") cannot read the ${made.toUpperCase()} file that step ${i} ("${previous.id}") makes.`,
-        };
+    const at = `Step ${i + 1} ("${id}")`;
+    if (!tool) return refuse(`${at} is not a known tool.`);
+    if (!('kinds' in tool.input)) return refuse(`${at} takes a web address, not a file.`);
+    const fields = Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)]));
+    const known = new Set(Object.keys((tool.options as { shape?: object }).shape ?? {}));
+    const unknown = Object.keys(fields).find((k) => !known.has(k));
+    if (unknown) return refuse(`${at} has no option "${unknown}".`);
+    const secret = tool.checks.encrypted && Object.keys(fields).find((k) => isPasswordOption(tool, k));
+    if (secret) return refuse(`${at}: passwords are not kept in a workflow ("${secret}").`);
+    const parsed = parseOptions(tool, fields);
+    if (!parsed.ok)
+      return refuse(
+        Object.keys(fields).length ? `${at}: ${parsed.message}` : `${at} needs options that a workflow cannot give.`,
+      );
+    if (made && tool.input.min > 1) return refuse(`${at} needs several files, so it can only come first.`);
+    if (made && !accepts(tool, made)) {
+      const previous = chain.tools.at(-1)!;
+      return refuse(`${at} cannot read the ${made.toUpperCase()} file that step ${i} ("${previous.id}") makes.`);
     }
-    chain.push(tool);
+    chain.tools.push(tool);
+    chain.fields.push(fields);
+    made = outputKind(tool, parsed.value);
   }
   return { ok: true, value: chain };
+}
+
+/** Whether an option of a tool that protects its result holds one of the result's passwords. */
+function isPasswordOption(tool: Tool, option: string): boolean {
+  const { password, ownerPassword } = tool.checks.encrypted ?? {};
+  return option === password || option === ownerPassword;
 }
