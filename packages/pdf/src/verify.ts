@@ -300,9 +300,7 @@ async function openResult(
     return {
       pdf: ahead(
         // A clean result is promised of every stream: its check is qpdf's full one.
-        req.tool.checks.streams === 'copied' && req.tool.checks.opens !== 'clean'
-          ? openCopied(req, reads, counting)
-          : reads.opened(result.path),
+        copiesStreams(req) ? openCopied(req, reads, counting) : reads.opened(result.path),
       ),
     };
   if (result.kind === 'zip') {
@@ -353,11 +351,24 @@ async function openCopied(req: VerifyRequest, reads: PageReads, counting: Promis
     ? undefined
     : plan(req.tool.checks, pdfInputs(req), inputPages, req.options);
   const path = req.result.path;
-  if (!planned?.pages || planned.pages <= samplePages) return reads.opened(path);
-  const sampled = planned.sample.map((p) => p.out.page).sort((a, b) => a - b);
+  if (!planned) return reads.opened(path);
+  const sampled = copiedSample(planned);
+  if (!sampled) return reads.opened(path);
   const [pages, decodes] = await Promise.all([reads.structure(path), reads.pagesDecode(path, sampled)]);
   // Sampled pages that are not there are the page check's to report.
   return decodes || (pages !== undefined && pages !== planned.pages) ? pages : undefined;
+}
+
+/** A result whose streams are the input's, not promised clean: its sampled pages are checked copied out. */
+const copiesStreams = (req: VerifyRequest) => req.tool.checks.streams === 'copied' && req.tool.checks.opens !== 'clean';
+
+/**
+ * The output pages of a big result's sample, in order: what openCopied copies out to check instead of
+ * the whole file, and where the sample is then read. None for a result small enough to check whole.
+ */
+function copiedSample(planned: Plan): number[] | undefined {
+  if (!planned.pages || planned.pages <= samplePages) return undefined;
+  return planned.sample.map((p) => p.out.page).sort((a, b) => a - b);
 }
 
 /** What the result is compared with: the plan, and the sampled pages being read when there are any. */
@@ -390,7 +401,11 @@ function planComparison(
   const { zip, joined } = opening;
   const reading =
     planned.sample.length > 0 && (!planned.ranges || planned.ranges.length === zip?.count)
-      ? ahead(locate(planned, req.result.path, zip, joined, reads).then((pairs) => readSample(pairs, checks, reads)))
+      ? ahead(
+          locate(planned, req.result.path, zip, joined, reads, copiesStreams(req)).then((pairs) =>
+            readSample(pairs, checks, reads),
+          ),
+        )
       : undefined;
   return { planned, ...(reading && { reading }) };
 }
@@ -452,7 +467,9 @@ async function planRecovered(
   const planned: Plan = { pages: outputPages, sample: samplePageNumbers(pairs.length).map((i) => pairs[i - 1]!) };
   const checks = req.tool.checks;
   const reading = planned.sample.length
-    ? ahead(locate(planned, req.result.path, undefined, undefined, reads).then((p) => readSample(p, checks, reads)))
+    ? ahead(
+        locate(planned, req.result.path, undefined, undefined, reads, false).then((p) => readSample(p, checks, reads)),
+      )
     : undefined;
   return { planned, ...(reading && { reading }) };
 }
@@ -644,9 +661,16 @@ async function locate(
   zip: ZipParts | undefined,
   joining: Promise<string | undefined> | undefined,
   reads: PageReads,
+  fromCopy: boolean,
 ): Promise<PagePair[]> {
   if (!planned.ranges) {
     reads.pageCounts.set(result, planned.pages!);
+    // The sampled pages were copied out to open them (openCopied): they are read there, in a small
+    // file, rather than each read parsing the whole result again.
+    const copied = copiedSample(planned);
+    const copy = fromCopy && copied ? await reads.copy(result, copied) : undefined;
+    if (copy)
+      return planned.sample.map((p) => ({ in: p.in, out: { file: copy, page: copied!.indexOf(p.out.page) + 1 } }));
     return planned.sample.map((p) => ({ in: p.in, out: { file: result, page: p.out.page } }));
   }
   const ranges = planned.ranges;
