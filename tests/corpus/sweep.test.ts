@@ -161,7 +161,7 @@ async function casesFor(f: CorpusFile, index: number): Promise<Case[]> {
     // A file the manifest says must be rejected (a pixel bomb) may be, as damaged_input.
     if (/must be rejected/.test(f.special)) works.push('damaged_input');
     // OCR reads up to a number of pages, and of pixels a page: past them, a clear refusal.
-    if (tool.id === 'pdf-ocr') works.push('file_too_large');
+    if (tool.id === 'pdf-ocr' || tool.id === 'compare-pdf') works.push('file_too_large');
     // No PDF/A copy keeps the text of a font the file does not hold, or of glyphs Ghostscript cannot
     // map (emoji drawn by a Type 3 font): said, not offered.
     if (tool.id === 'pdf-to-pdfa') works.push('cannot_convert');

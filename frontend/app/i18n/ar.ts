@@ -457,6 +457,10 @@ export const ar: Translation = {
       name: 'PDF إلى PDF/A',
       description: 'أنشئ نسخة PDF/A من ملف PDF للأرشفة طويلة الأمد، مع تضمين خطوطه.',
     },
+    'compare-pdf': {
+      name: 'مقارنة ملفات PDF',
+      description: 'اعرف ما الذي تغيّر بين نسختين من ملف PDF: الكلمات المحذوفة والمضافة والمعدّلة، صفحةً بصفحة.',
+    },
   },
   errors: {
     unknown_tool: 'هذه الأداة غير موجودة.',

@@ -471,6 +471,11 @@ export const es: Translation = {
       name: 'PDF a PDF/A',
       description: 'Crea una copia PDF/A de un PDF para archivarlo a largo plazo, con sus fuentes incrustadas.',
     },
+    'compare-pdf': {
+      name: 'Comparar PDF',
+      description:
+        'Mira qué cambió entre dos versiones de un PDF: las palabras eliminadas, añadidas y cambiadas, página por página.',
+    },
   },
   errors: {
     unknown_tool: 'Esta herramienta no existe.',

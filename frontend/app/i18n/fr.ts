@@ -488,6 +488,11 @@ export const fr: Translation = {
       name: 'PDF en PDF/A',
       description: 'Créez une copie PDF/A d’un PDF pour l’archiver à long terme, avec ses polices incorporées.',
     },
+    'compare-pdf': {
+      name: 'Comparer des PDF',
+      description:
+        'Voyez ce qui a changé entre deux versions d’un PDF : les mots supprimés, ajoutés et modifiés, page par page.',
+    },
   },
   errors: {
     unknown_tool: 'Cet outil n’existe pas.',

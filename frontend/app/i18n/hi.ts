@@ -468,6 +468,10 @@ export const hi: Translation = {
       name: 'PDF से PDF/A',
       description: 'लंबे समय तक संग्रह के लिए PDF की PDF/A प्रति बनाएँ, जिसमें उसके फ़ॉन्ट एम्बेड हों।',
     },
+    'compare-pdf': {
+      name: 'PDF की तुलना करें',
+      description: 'देखें कि PDF के दो संस्करणों के बीच क्या बदला: हटाए, जोड़े और बदले गए शब्द, पेज दर पेज।',
+    },
   },
   errors: {
     unknown_tool: 'यह टूल मौजूद नहीं है।',
