@@ -13,12 +13,18 @@ export function FormFill({ pdf, values, onChange }: FieldsView) {
   useEffect(() => {
     let current = true;
     pdf.fields().then(
-      (read) => current && setFields(read),
+      (read) => {
+        if (!current) return;
+        setFields(read);
+        // A form sent as it is, no field changed, is still a form to draw: its values are none, not missing.
+        if (!values.values) onChange({ values: '{}' });
+      },
       () => current && setFields([]),
     );
     return () => {
       current = false;
     };
+    // Read once for each document; the values and onChange change with every keystroke.
   }, [pdf]);
   const json = values.values ?? '';
   const given = parseValues(json);
