@@ -22,6 +22,8 @@ export const requiredFields: Record<string, Record<string, string>> = {
   'protect-pdf': { userPassword: 'quire-test-password' },
   // The first page twice, the second time turned: a plan any PDF has the pages for.
   'organize-pdf': { plan: '1,1r90' },
+  // No field named: any PDF's form (or none) is drawn again as its values say.
+  'fill-pdf-form': { values: '{}' },
 };
 
 /**

@@ -208,6 +208,8 @@ describe('header and footer', () => {
         'organize-pdf',
         'protect-pdf',
         'repair-pdf',
+        'fill-pdf-form',
+        'flatten-pdf',
       ].map((id) => `/tools/${id}`),
     );
     // The menus open on hover.

@@ -219,6 +219,8 @@ export const ar: Translation = {
     left: 'اليسار',
     plan: 'خطة الصفحات',
     conformance: 'إصدار PDF/A',
+    values: 'قيم النموذج (JSON)',
+    flatten: 'تسطيح: تثبيت الحقول في الصفحات حتى لا يمكن تغييرها',
     '2b': 'PDF/A-2b (موصى به)',
     '1b': 'PDF/A-1b (الأقدم والأوسع قبولًا)',
     '3b': 'PDF/A-3b (يسمح بالملفات المرفقة)',
@@ -378,6 +380,14 @@ export const ar: Translation = {
     home: 'الانتقال إلى الصفحة الرئيسية',
   },
   tools: {
+    'fill-pdf-form': {
+      name: 'تعبئة نموذج PDF',
+      description: 'املأ حقول نموذج PDF، وسطّحه إن شئت حتى لا يستطيع أحد تغييرها.',
+    },
+    'flatten-pdf': {
+      name: 'تسطيح PDF',
+      description: 'ثبّت حقول النماذج والتعليقات في صفحات ملف PDF كما تظهر، حتى لا يمكن تغييرها بعد ذلك.',
+    },
     'jpg-to-pdf': {
       name: 'JPG إلى PDF',
       description: 'حوّل صور JPG إلى ملف PDF، صفحة لكل صورة (وPNG وWebP وTIFF وAVIF أيضًا).',
@@ -522,6 +532,12 @@ export const ar: Translation = {
     cropArea: 'الصفحة {{page}}: الجزء الذي يُبقى عليه',
     kept: 'يُبقى على: {{width}} × {{height}} {{unit}}، على بعد {{left}} من الحافة اليسرى و{{top}} من الأعلى.',
     numberedAs: 'برقم «{{label}}»',
+    fieldsLoading: 'جارٍ قراءة النموذج…',
+    noFields: 'لا يحتوي ملف PDF هذا على حقول نموذج لتعبئتها.',
+    fieldsHint: '{{count}} حقلًا. املأ ما تريد منها: يحتفظ الباقي بما فيه.',
+    onPage: 'الصفحة {{page}}',
+    dateFormat: 'تاريخ مكتوب بالشكل {{format}}',
+    noChoice: '(لا شيء)',
     cropAuto: 'تُكتشف الهوامش البيضاء لكل صفحة تلقائيًا؛ ارسم مربعًا لتختار بنفسك الجزء الذي يُبقى عليه.',
   },
 };

@@ -223,6 +223,8 @@ export const en = {
     left: 'Left',
     plan: 'Page plan',
     conformance: 'PDF/A version',
+    values: 'Form values (JSON)',
+    flatten: 'Flatten: fix the fields into the pages so that they cannot be changed',
     '2b': 'PDF/A-2b (recommended)',
     '1b': 'PDF/A-1b (oldest, most widely accepted)',
     '3b': 'PDF/A-3b (allows attached files)',

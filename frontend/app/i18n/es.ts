@@ -219,6 +219,8 @@ export const es: Translation = {
     left: 'Izquierda',
     plan: 'Plan de páginas',
     conformance: 'Versión de PDF/A',
+    values: 'Valores del formulario (JSON)',
+    flatten: 'Aplanar: fijar los campos en las páginas para que no se puedan cambiar',
     '2b': 'PDF/A-2b (recomendada)',
     '1b': 'PDF/A-1b (la más antigua y aceptada)',
     '3b': 'PDF/A-3b (admite archivos adjuntos)',
@@ -379,6 +381,15 @@ export const es: Translation = {
     home: 'Ir a la página de inicio',
   },
   tools: {
+    'fill-pdf-form': {
+      name: 'Rellenar formulario PDF',
+      description: 'Rellena los campos de un formulario PDF y, si quieres, aplánalo para que nadie pueda cambiarlos.',
+    },
+    'flatten-pdf': {
+      name: 'Aplanar PDF',
+      description:
+        'Fija los campos de formulario y los comentarios de un PDF en sus páginas, tal como se ven, para que ya no se puedan cambiar.',
+    },
     'jpg-to-pdf': {
       name: 'JPG a PDF',
       description: 'Convierte fotos JPG en un PDF, una página por foto (también PNG, WebP, TIFF y AVIF).',
@@ -538,6 +549,12 @@ export const es: Translation = {
     cropArea: 'Página {{page}}: la parte que se conserva',
     kept: 'Se conserva: {{width}} × {{height}} {{unit}}, a {{left}} del borde izquierdo y a {{top}} del borde superior.',
     numberedAs: 'con el número «{{label}}»',
+    fieldsLoading: 'Leyendo el formulario…',
+    noFields: 'Este PDF no tiene campos de formulario que rellenar.',
+    fieldsHint: '{{count}} campos. Rellena los que quieras: los demás conservan lo que tienen.',
+    onPage: 'página {{page}}',
+    dateFormat: 'una fecha, escrita {{format}}',
+    noChoice: '(ninguna)',
     cropAuto:
       'Los márgenes blancos de cada página se detectan solos; dibuja un recuadro para elegir tú la parte que se conserva.',
   },

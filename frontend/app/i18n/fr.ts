@@ -220,6 +220,8 @@ export const fr: Translation = {
     left: 'Gauche',
     plan: 'Plan des pages',
     conformance: 'Version PDF/A',
+    values: 'Valeurs du formulaire (JSON)',
+    flatten: 'Aplatir : fixer les champs dans les pages pour qu’ils ne puissent plus être modifiés',
     '2b': 'PDF/A-2b (recommandée)',
     '1b': 'PDF/A-1b (la plus ancienne et la plus acceptée)',
     '3b': 'PDF/A-3b (autorise les fichiers joints)',
@@ -381,6 +383,16 @@ export const fr: Translation = {
     home: 'Aller à la page d’accueil',
   },
   tools: {
+    'fill-pdf-form': {
+      name: 'Remplir un formulaire PDF',
+      description:
+        'Remplissez les champs d’un formulaire PDF et, si vous le souhaitez, aplatissez-le pour que personne ne puisse les modifier.',
+    },
+    'flatten-pdf': {
+      name: 'Aplatir un PDF',
+      description:
+        'Fixez les champs de formulaire et les commentaires d’un PDF dans ses pages, tels qu’ils apparaissent, pour qu’ils ne puissent plus être modifiés.',
+    },
     'jpg-to-pdf': {
       name: 'JPG en PDF',
       description: 'Transformez vos photos JPG en PDF, une page par photo (PNG, WebP, TIFF et AVIF aussi).',
@@ -556,6 +568,12 @@ export const fr: Translation = {
     cropArea: 'Page {{page}} : la partie à garder',
     kept: 'Gardé : {{width}} × {{height}} {{unit}}, à {{left}} du bord gauche et à {{top}} du haut.',
     numberedAs: 'numérotée « {{label}} »',
+    fieldsLoading: 'Lecture du formulaire…',
+    noFields: 'Ce PDF n’a aucun champ de formulaire à remplir.',
+    fieldsHint: '{{count}} champs. Remplissez ceux que vous voulez : les autres gardent leur contenu.',
+    onPage: 'page {{page}}',
+    dateFormat: 'une date, écrite {{format}}',
+    noChoice: '(aucun)',
     cropAuto:
       'Les marges blanches de chaque page sont trouvées automatiquement ; tracez un cadre pour choisir vous-même la partie à garder.',
   },

@@ -51,11 +51,12 @@ describe('the tool catalog', () => {
   });
 
   it('gives every option default a value its own schema accepts', () => {
-    /** The options a tool cannot run without: the pages to remove, the password to protect with. */
+    /** The options a tool cannot run without: the pages to remove, the password to protect with, the values. */
     const required: Record<string, Record<string, string>> = {
       'pdf-page-remove': { pages: '1' },
       'protect-pdf': { userPassword: 'secret' },
       'organize-pdf': { plan: '1' },
+      'fill-pdf-form': { values: '{}' },
     };
     let checked = 0;
     for (const tool of all) {
@@ -187,6 +188,27 @@ describe('options from form fields', () => {
     expect(!pages.ok && pages.message).toContain('required');
     const ranges = parseOptions(findTool('pdf-split')!, { ranges: '1-3;7' });
     expect(ranges).toMatchObject({ ok: false, field: 'ranges' });
+  });
+
+  it("reads Fill PDF Form's values as JSON of field names and values, naming a value of no kind", () => {
+    const fill = findTool('fill-pdf-form')!;
+    const values = { Name: 'Ada', Age: 36, Agree: true, Colours: ['Red', 'Blue'] };
+    expect(parseOptions(fill, { values: JSON.stringify(values), flatten: 'true' })).toEqual({
+      ok: true,
+      value: { values, flatten: true },
+    });
+    const wrong: [string, string][] = [
+      ['{"Name":null}', 'field "Name" must be given text'],
+      ['{"Name":[1]}', 'field "Name" must be given text'],
+      ['{"Name"', 'it must be JSON'],
+      ['[1,2]', 'it must be an object'],
+      ['"Ada"', 'it must be an object'],
+    ];
+    for (const [given, message] of wrong) {
+      const r = parseOptions(fill, { values: given });
+      expect(r, given).toMatchObject({ ok: false, code: 'invalid_option', field: 'values' });
+      expect(!r.ok && r.message, given).toContain(message);
+    }
   });
 
   it('asks Protect PDF for the password to open, and refuses what the PDF standard could not keep', () => {

@@ -12,4 +12,5 @@ export * from './tools.ts';
 export * from './validate.ts';
 export * from './site.ts';
 export * from './forms.ts';
+export * from './form-values.ts';
 export * from './site-tools.ts';

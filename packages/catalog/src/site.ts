@@ -35,6 +35,8 @@ export const headerMenus = [
       'organize-pdf',
       'protect-pdf',
       'repair-pdf',
+      'fill-pdf-form',
+      'flatten-pdf',
     ],
   },
 ] as const satisfies readonly { group: Category; tools: readonly ToolId[] }[];
@@ -80,10 +82,12 @@ export const searchTools = [
   'protect-pdf',
   'repair-pdf',
   'markdown-to-pdf',
+  'fill-pdf-form',
+  'flatten-pdf',
 ] as const satisfies readonly ToolId[];
 
-/** Tools that cannot run without an option the visitor writes (a page plan, a password). */
-const needsAnOption = ['organize-pdf', 'protect-pdf'] as const satisfies readonly ToolId[];
+/** Tools that cannot run without an option the visitor writes (a page plan, a password, a form's values). */
+const needsAnOption = ['organize-pdf', 'protect-pdf', 'fill-pdf-form'] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these: it sets no options, so not the tools that need one. */
 export const workflowTools = searchTools.filter(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keepsEverything, keepsStreams, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
+import { formValues } from './form-values.ts';
 import type { FileKind } from './kinds.ts';
 import {
   boolField,
@@ -529,6 +530,36 @@ const definitions = [
     output: 'pdf',
     checks: { ...keepsEverything, archival: true },
     options: z.object({ conformance: z.enum(['2b', '1b', '3b']).default('2b') }),
+  }),
+  defineTool({
+    id: 'fill-pdf-form',
+    aliases: [],
+    name: 'Fill PDF Form',
+    description: 'Fill in the fields of a PDF form, and flatten it if you like, so that no one can change them.',
+    icon: '🖊️',
+    category: 'Edit',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    // Not text 'kept': a field's new value replaces its old one. The tool checks each field's value itself.
+    checks: { pages: 'same', pixels: true },
+    options: z.object({ values: formValues, flatten: boolField(false) }),
+  }),
+  defineTool({
+    id: 'flatten-pdf',
+    aliases: [],
+    name: 'Flatten PDF',
+    description:
+      'Burn the form fields and comments of a PDF into its pages, as they look, so that they can no longer be changed.',
+    icon: '🧱',
+    category: 'Edit',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    checks: keepsEverything,
+    options: noOptions,
   }),
 ] as const;
 

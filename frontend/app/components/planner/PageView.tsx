@@ -1,13 +1,14 @@
 import '../../i18n/en/planner.ts';
 import { useT } from '../../i18n/use-t.ts';
 import { CropView } from './CropView.tsx';
+import { FormFill } from './FormFill.tsx';
 import { PageNumbers } from './PageNumbers.tsx';
 import { PagePicker } from './PagePicker.tsx';
 import { PagePlanner } from './PagePlanner.tsx';
 import { useOpenedPdf } from './use-opened-pdf.ts';
 
 /**
- * A tool's page view of the chosen PDF, opened by pdf.js: the pages to plan, to mark, or to crop. It reads
+ * A tool's page view of the chosen PDF, opened by pdf.js: the pages to plan, to mark, or to crop, or its form to fill. It reads
  * the form's fields (their defaults filled in) and writes the ones it sets.
  */
 export default function PageView({
@@ -40,6 +41,8 @@ export default function PageView({
       return <PageNumbers pdf={pdf} values={values} onChange={onChange} />;
     case 'crop-pdf':
       return <CropView pdf={pdf} values={values} onChange={onChange} />;
+    case 'fill-pdf-form':
+      return <FormFill pdf={pdf} values={values} onChange={onChange} />;
     default:
       return null;
   }

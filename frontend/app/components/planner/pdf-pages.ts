@@ -5,6 +5,7 @@
 import { getDocument, GlobalWorkerOptions, PasswordResponses, type PDFDocumentProxy } from 'pdfjs-dist';
 // The worker is a file of the site's own build, served from its own origin.
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { formFields, type FormField } from './form-fields.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
@@ -29,6 +30,8 @@ export type OpenedPdf =
       pageCount: number;
       /** A page's image, {@link thumbnailWidth} pixels wide unless asked otherwise. */
       draw: Draw;
+      /** The form fields a visitor may fill. */
+      fields: () => Promise<FormField[]>;
       close: () => void;
     }
   | { ok: false; reason: 'password' | 'wrongPassword' | 'unreadable' };
@@ -60,6 +63,7 @@ export async function openPdf(file: File, password: string): Promise<OpenedPdf> 
     ok: true,
     pageCount: doc.numPages,
     draw: (page, signal, width = thumbnailWidth) => queue(() => render(doc, page, width, signal)),
+    fields: async () => formFields((await doc.getFieldObjects()) as Parameters<typeof formFields>[0]),
     close: () => void doc.destroy(),
   };
 }

@@ -1,6 +1,6 @@
 import { addEnglish } from '../dictionary.ts';
 
-/** The page views’ English copy (organize, delete, number and crop pages). It loads with them, once a PDF is chosen, so that other pages never carry it. */
+/** The page views’ English copy (organize, delete, number and crop pages; fill a form). It loads with them, once a PDF is chosen, so that other pages never carry it. */
 export const planner = addEnglish('planner', {
   title: 'Pages',
   loading: 'Reading the pages…',
@@ -35,5 +35,11 @@ export const planner = addEnglish('planner', {
   cropArea: 'Page {{page}}: the part to keep',
   kept: 'Kept: {{width}} × {{height}} {{unit}}, {{left}} from the left and {{top}} from the top.',
   numberedAs: 'numbered “{{label}}”',
+  fieldsLoading: 'Reading the form…',
+  noFields: 'This PDF has no form fields to fill.',
+  fieldsHint: '{{count}} fields. Fill in the ones you want: the others keep what they hold.',
+  onPage: 'page {{page}}',
+  dateFormat: 'a date, written {{format}}',
+  noChoice: '(none)',
   cropAuto: 'The white margins of each page are found by themselves; draw a box to choose the part to keep yourself.',
 });
