@@ -28,6 +28,7 @@ const definitions = [
   defineTool({
     id: 'jpg-to-pdf',
     aliases: [],
+    keywords: ['image', 'photo', 'picture', 'jpeg', 'png', 'scan'],
     name: 'JPG to PDF',
     description: 'Turn JPG photos into a PDF, one page each (PNG, WebP, TIFF and AVIF too).',
     icon: '🖼️',
@@ -42,6 +43,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-text',
     aliases: [],
+    keywords: ['txt', 'markdown', 'copy text', 'extract text', 'words'],
     name: 'PDF to Text',
     description: 'Extract the text of a PDF as plain text or Markdown.',
     icon: '📝',
@@ -56,6 +58,7 @@ const definitions = [
   defineTool({
     id: 'word-to-pdf',
     aliases: [],
+    keywords: ['docx', 'doc', 'odt', 'rtf', 'document', 'office'],
     name: 'Word to PDF',
     description: 'Convert Word, OpenDocument and RTF documents to PDF.',
     icon: '📄',
@@ -70,6 +73,7 @@ const definitions = [
   defineTool({
     id: 'excel-to-pdf',
     aliases: [],
+    keywords: ['xlsx', 'xls', 'spreadsheet', 'sheet', 'csv', 'ods'],
     name: 'Excel to PDF',
     description: 'Convert spreadsheets to PDF.',
     icon: '📊',
@@ -84,6 +88,7 @@ const definitions = [
   defineTool({
     id: 'ppt-to-pdf',
     aliases: [],
+    keywords: ['powerpoint', 'pptx', 'slides', 'presentation', 'odp'],
     name: 'PowerPoint to PDF',
     description: 'Convert presentations to PDF.',
     icon: '📽️',
@@ -98,6 +103,7 @@ const definitions = [
   defineTool({
     id: 'html-to-pdf',
     aliases: [],
+    keywords: ['web page', 'website', 'htm'],
     name: 'HTML to PDF',
     description: 'Print a web page file, or a zip of a page and its assets, to PDF.',
     icon: '🌐',
@@ -112,6 +118,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-word',
     aliases: [],
+    keywords: ['docx', 'document', 'editable', 'edit text'],
     name: 'PDF to Word',
     description: 'Turn a PDF into an editable Word document.',
     icon: '📃',
@@ -126,6 +133,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-excel',
     aliases: [],
+    keywords: ['xlsx', 'spreadsheet', 'table', 'csv'],
     name: 'PDF to Excel',
     description: 'Pull the tables of a PDF into a spreadsheet.',
     icon: '📈',
@@ -140,6 +148,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-ppt',
     aliases: [],
+    keywords: ['powerpoint', 'pptx', 'slides', 'presentation'],
     name: 'PDF to PowerPoint',
     description: 'Turn each page of a PDF into an editable slide.',
     icon: '📑',
@@ -154,6 +163,7 @@ const definitions = [
   defineTool({
     id: 'pdf-compress',
     aliases: [],
+    keywords: ['reduce', 'shrink', 'smaller', 'size', 'optimize', 'optimise'],
     name: 'Compress PDF',
     description: 'Make a PDF smaller while keeping it readable.',
     icon: '🗜️',
@@ -170,6 +180,7 @@ const definitions = [
   defineTool({
     id: 'pdf-merge',
     aliases: [],
+    keywords: ['combine', 'join', 'append', 'together', 'concatenate'],
     name: 'Merge PDF',
     description: 'Join several PDFs into one, in the order you choose.',
     icon: '🔗',
@@ -184,6 +195,7 @@ const definitions = [
   defineTool({
     id: 'pdf-split',
     aliases: [],
+    keywords: ['separate', 'divide', 'extract pages', 'cut'],
     name: 'Split PDF',
     description: 'Split a PDF into single pages or the ranges you choose.',
     icon: '✂️',
@@ -198,6 +210,7 @@ const definitions = [
   defineTool({
     id: 'pdf-unlock',
     aliases: [],
+    keywords: ['remove password', 'decrypt', 'unprotect', 'unsecure'],
     name: 'Unlock PDF',
     description: 'Remove the password and restrictions from a PDF you may open.',
     icon: '🔓',
@@ -212,6 +225,7 @@ const definitions = [
   defineTool({
     id: 'image-to-pdf',
     aliases: [],
+    keywords: ['images', 'png', 'bmp', 'gif', 'webp', 'tiff', 'photo', 'picture'],
     name: 'Image to PDF',
     description: 'Turn PNG, WebP, TIFF, AVIF, GIF, BMP and JPG images into a PDF, one page each.',
     icon: '🏞️',
@@ -226,6 +240,7 @@ const definitions = [
   defineTool({
     id: 'pdf-page-remove',
     aliases: [],
+    keywords: ['delete pages', 'remove pages', 'delete'],
     name: 'Remove PDF Pages',
     description: 'Delete the pages you do not need from a PDF.',
     icon: '🗑️',
@@ -240,6 +255,7 @@ const definitions = [
   defineTool({
     id: 'pdf-metadata-cleaner',
     aliases: [],
+    keywords: ['metadata', 'privacy', 'author', 'properties', 'anonymize', 'clean'],
     name: 'PDF Metadata Cleaner',
     description: 'Remove the author, software, dates and other hidden details from a PDF.',
     icon: '🧹',
@@ -254,6 +270,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-images',
     aliases: [],
+    keywords: ['image', 'jpg', 'png', 'pictures', 'photos'],
     name: 'PDF to Images',
     description: 'Save every page of a PDF as an image.',
     icon: '🖼️',
@@ -271,6 +288,7 @@ const definitions = [
   defineTool({
     id: 'add-watermark',
     aliases: ['watermark-pdf'],
+    keywords: ['stamp', 'confidential', 'draft', 'mark'],
     name: 'Add Watermark',
     description: 'Stamp text across every page of a PDF.',
     icon: '💧',
@@ -289,6 +307,7 @@ const definitions = [
   defineTool({
     id: 'rotate-pdf',
     aliases: [],
+    keywords: ['turn', 'flip', 'orientation', 'landscape', 'upside down'],
     name: 'Rotate PDF',
     description: 'Turn the pages of a PDF the right way up.',
     icon: '🔄',
@@ -306,6 +325,7 @@ const definitions = [
   defineTool({
     id: 'pdf-from-url',
     aliases: [],
+    keywords: ['url', 'link', 'website', 'web page', 'address'],
     name: 'Web Page to PDF',
     description: 'Save the page at a web address as a PDF.',
     icon: '🔗',
@@ -320,6 +340,7 @@ const definitions = [
   defineTool({
     id: 'screenshot-to-pdf',
     aliases: [],
+    keywords: ['capture', 'screen', 'website', 'url', 'web page'],
     name: 'Screenshot to PDF',
     description: 'Capture a web page as it looks on screen, whole, into a PDF.',
     icon: '📸',
@@ -334,6 +355,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-html',
     aliases: [],
+    keywords: ['web page', 'website', 'html', 'browser'],
     name: 'PDF to HTML',
     description: 'Turn a PDF into one web page that keeps its text and images.',
     icon: '🧾',
@@ -348,6 +370,7 @@ const definitions = [
   defineTool({
     id: 'pdf-ocr',
     aliases: [],
+    keywords: ['ocr', 'scan', 'scanned', 'searchable', 'recognize text', 'text recognition'],
     name: 'OCR PDF',
     description: 'Make a scanned PDF or photo of a page searchable, with text you can select and copy.',
     icon: '🔍',
@@ -369,6 +392,7 @@ const definitions = [
   defineTool({
     id: 'protect-pdf',
     aliases: [],
+    keywords: ['password', 'encrypt', 'lock', 'secure', 'permissions'],
     name: 'Protect PDF',
     description: 'Lock a PDF with a password, and choose what people who open it may do.',
     icon: '🔒',
@@ -396,6 +420,7 @@ const definitions = [
   defineTool({
     id: 'repair-pdf',
     aliases: [],
+    keywords: ['fix', 'broken', 'corrupt', 'damaged', 'recover'],
     name: 'Repair PDF',
     description: 'Fix a damaged PDF so that it opens again, with every page and word that can be saved.',
     icon: '🩹',
@@ -410,6 +435,7 @@ const definitions = [
   defineTool({
     id: 'add-page-numbers',
     aliases: [],
+    keywords: ['numbering', 'pagination', 'page number', 'footer'],
     name: 'Add Page Numbers',
     description: 'Number the pages of a PDF, in the corner and style you choose.',
     icon: '🔢',
@@ -434,6 +460,7 @@ const definitions = [
   defineTool({
     id: 'crop-pdf',
     aliases: [],
+    keywords: ['trim', 'margins', 'cut'],
     name: 'Crop PDF',
     description: 'Trim the margins of PDF pages, by hand or automatically.',
     icon: '✂️',
@@ -463,6 +490,7 @@ const definitions = [
   defineTool({
     id: 'organize-pdf',
     aliases: [],
+    keywords: ['reorder', 'rearrange', 'sort pages', 'move pages', 'duplicate', 'blank page'],
     name: 'Organize PDF',
     description: 'Reorder, rotate, duplicate, delete and add blank pages of a PDF in one go, from one page plan.',
     icon: '🗂️',
@@ -477,6 +505,7 @@ const definitions = [
   defineTool({
     id: 'markdown-to-pdf',
     aliases: [],
+    keywords: ['md', 'readme'],
     name: 'Markdown to PDF',
     description: 'Print a Markdown file, or a zip of one with its images, as a clean PDF document.',
     icon: '📝',
@@ -491,6 +520,7 @@ const definitions = [
   defineTool({
     id: 'extract-images',
     aliases: [],
+    keywords: ['images', 'photos', 'pictures', 'save images'],
     name: 'Extract Images from PDF',
     description: 'Save every image embedded in a PDF as a file of its own: photos as JPEG, the rest as PNG.',
     icon: '🏞️',
@@ -505,6 +535,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-pdfa',
     aliases: [],
+    keywords: ['pdf/a', 'archive', 'archiving', 'long-term'],
     name: 'PDF to PDF/A',
     description: 'Make a PDF/A copy of a PDF for long-term archiving, with its fonts embedded.',
     icon: '🗄️',
