@@ -93,6 +93,7 @@ export async function planNewTool(root: string, request: Request): Promise<Write
   const entry = `  defineTool({
     id: '${id}',
     aliases: [],
+    keywords: [],
     name: ${JSON.stringify(tool.name)},
     description: ${JSON.stringify(tool.description)},
     icon: '${template.icon}',

@@ -130,11 +130,64 @@ describe('languages', () => {
   });
 });
 
+describe('a language chosen early', () => {
+  it('a choice made before the page script has started is applied once it starts, and stays', async () => {
+    const { page, errors } = await site.openBlank();
+    // Holds the page's scripts back until the visitor has picked a language in the prerendered header.
+    let release!: () => void;
+    const picked = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await picked;
+      await route.continue();
+    });
+    await page.goto(`${site.base}/tools/pdf-compress`, { waitUntil: 'commit' });
+    await page.locator('.language select').selectOption('ar');
+    release();
+    await waitForHydration(page);
+    await waitUntil(page, `document.documentElement.lang === 'ar'`, pageWaitMs, 'Arabic');
+    await page.locator('.tool-header .eyebrow', { hasText: 'أداة PDF مجانية' }).waitFor();
+    expect(await htmlAttr(page, 'dir')).toBe('rtl');
+    expect(await page.locator('.language select').inputValue()).toBe('ar');
+    expect(await localStorageItem(page, 'language')).toBe('ar');
+    expect(errors).toEqual([]);
+  });
+
+  it("a choice made while the browser language's dictionary still loads wins over it", async () => {
+    const { page, errors } = await site.openBlank({ locale: 'fr-FR' });
+    // The French dictionary (the browser's language) arrives only after the visitor has chosen Arabic.
+    let release!: () => void;
+    const chosen = new Promise<void>((resolve) => (release = resolve));
+    let frenchUrl = '';
+    await page.route(/\/assets\/fr-[^/]*\.js$/, async (route) => {
+      frenchUrl = route.request().url();
+      await chosen;
+      await route.continue();
+    });
+    await visit(page, `${site.base}/tools/pdf-compress`);
+    await waitUntil(page, `localStorage.getItem('language') === 'fr'`, pageWaitMs, 'French detected');
+    await page.locator('.language select').selectOption('ar');
+    await waitUntil(page, `document.documentElement.lang === 'ar'`, pageWaitMs, 'Arabic');
+    release();
+    // Once the French module has run (importing it again resolves after), Arabic is still the language.
+    expect(frenchUrl).not.toBe('');
+    await page.evaluate(`import(${JSON.stringify(frenchUrl)}).then(() => undefined)`);
+    await page.evaluate(`new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)))`);
+    expect(await htmlAttr(page, 'lang')).toBe('ar');
+    expect(await page.locator('.language select').inputValue()).toBe('ar');
+    expect(await page.locator('.tool-header .eyebrow').textContent()).toBe('أداة PDF مجانية');
+    expect(await localStorageItem(page, 'language')).toBe('ar');
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('tool search', () => {
+  const box = (page: Page) => page.getByRole('combobox', { name: 'Search tools' });
+  const options = async (page: Page) =>
+    (await page.getByRole('listbox').getByRole('option').allTextContents()).map((s) => s.trim());
+
   async function search(page: Page, text: string) {
-    const box = page.getByRole('searchbox', { name: 'Search tools' });
-    await box.fill(text);
-    await box.press('Enter');
+    await box(page).fill(text);
+    await box(page).press('Enter');
   }
 
   it.each([
@@ -142,7 +195,7 @@ describe('tool search', () => {
     ['JPG', 'jpg-to-pdf', 'JPG to PDF'],
     ['  Compress ', 'pdf-compress', 'Compress PDF'],
     ['to-word', 'pdf-to-word', 'PDF to Word'],
-  ])('%j goes to /tools/%s', async (text, id, name) => {
+  ])('%j and Enter, with no suggestion highlighted, goes to /tools/%s', async (text, id, name) => {
     const { page, errors, dialogs } = await site.open('/blog');
     await search(page, text);
     await page.getByRole('heading', { level: 1, name: `Convert with ${name}`, exact: true }).waitFor();
@@ -151,12 +204,100 @@ describe('tool search', () => {
     expect(errors).toEqual([]);
   });
 
-  it.each(['zzz', 'rotate'])('%j, which no tool of the search list matches, alerts the hint', async (text) => {
-    const { page, dialogs } = await site.open('/blog');
-    const dialog = page.waitForEvent('dialog');
-    await search(page, text);
-    await dialog;
-    expect(dialogs).toEqual(["Tool not found. Try keywords like 'merge', 'jpg', or 'compress'."]);
-    expect(page.url()).toBe(`${site.base}/blog`);
+  it.each(['zzz', 'rotate'])(
+    '%j and Enter, with no suggestion highlighted and none of the search list matching, alerts the hint',
+    async (text) => {
+      const { page, dialogs } = await site.open('/blog');
+      const dialog = page.waitForEvent('dialog');
+      await search(page, text);
+      await dialog;
+      expect(dialogs).toEqual(["Tool not found. Try keywords like 'merge', 'jpg', or 'compress'."]);
+      expect(page.url()).toBe(`${site.base}/blog`);
+    },
+  );
+
+  it.each([
+    ['rotate', 'Rotate PDF', 'rotate-pdf'],
+    ['watermark', 'Add Watermark', 'add-watermark'],
+    ['image', 'Image to PDF', 'image-to-pdf'],
+    ['combine', 'Merge PDF', 'pdf-merge'],
+    ['split pdf', 'Split PDF', 'pdf-split'],
+    ['protect', 'Protect PDF', 'protect-pdf'],
+    ['ocr', 'OCR PDF', 'pdf-ocr'],
+  ])('typing %j suggests %s first; the down arrow and Enter open it', async (text, name, id) => {
+    const { page, errors, dialogs } = await site.open('/faq');
+    await box(page).fill(text);
+    await page.getByRole('listbox').waitFor();
+    expect(await box(page).getAttribute('aria-expanded')).toBe('true');
+    expect((await options(page))[0]).toContain(name);
+    await box(page).press('ArrowDown');
+    const first = page.getByRole('listbox').getByRole('option').first();
+    expect(await first.getAttribute('aria-selected')).toBe('true');
+    expect(await box(page).getAttribute('aria-activedescendant')).toBe(await first.getAttribute('id'));
+    await box(page).press('Enter');
+    await page.getByRole('heading', { level: 1, name: `Convert with ${name}`, exact: true }).waitFor();
+    expect(page.url()).toBe(`${site.base}/tools/${id}`);
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('suggests every image tool for "image", says how many, and Escape closes the list', async () => {
+    const { page, errors } = await site.open('/');
+    await box(page).fill('image');
+    await page.getByRole('listbox').waitFor();
+    expect(await options(page)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Image to PDF'),
+        expect.stringContaining('JPG to PDF'),
+        expect.stringContaining('PDF to Images'),
+        expect.stringContaining('Extract Images from PDF'),
+      ]),
+    );
+    const count = (await options(page)).length;
+    expect(await page.locator('#site-search [role="status"]').textContent()).toBe(
+      `${count} tools found: use the up and down arrows to choose one.`,
+    );
+    // Up from the top wraps to the last; down from the last wraps to the first.
+    await box(page).press('ArrowUp');
+    expect(await page.getByRole('listbox').getByRole('option').last().getAttribute('aria-selected')).toBe('true');
+    await box(page).press('ArrowDown');
+    expect(await page.getByRole('listbox').getByRole('option').first().getAttribute('aria-selected')).toBe('true');
+    await box(page).press('Escape');
+    expect(await box(page).getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByRole('listbox').isVisible()).toBe(false);
+    expect(await box(page).inputValue()).toBe('image');
+    expect(errors).toEqual([]);
+  });
+
+  it('a click on a suggestion opens that tool', async () => {
+    const { page, errors } = await site.open('/');
+    await box(page).fill('metadata');
+    await page.getByRole('option', { name: 'PDF Metadata Cleaner' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Convert with PDF Metadata Cleaner', exact: true }).waitFor();
+    expect(page.url()).toBe(`${site.base}/tools/pdf-metadata-cleaner`);
+    // The search is ready for the next one: empty, closed.
+    expect(await box(page).inputValue()).toBe('');
+    expect(await box(page).getAttribute('aria-expanded')).toBe('false');
+    expect(errors).toEqual([]);
+  });
+
+  it('in Arabic it finds tools by their Arabic names and words, and shows them in Arabic', async () => {
+    const { page, errors } = await site.open('/');
+    await page.getByLabel('Language').selectOption('ar');
+    await waitUntil(page, `document.documentElement.dir === 'rtl'`);
+    const search = page.getByRole('combobox', { name: 'البحث في الأدوات' });
+    await search.fill('دمج');
+    await page.getByRole('listbox').waitFor();
+    expect((await options(page))[0]).toContain('دمج');
+    await search.press('ArrowDown');
+    await search.press('Enter');
+    await page.waitForURL(`${site.base}/tools/pdf-merge`);
+    // The English words work in any language.
+    await search.fill('rotate');
+    await page.getByRole('listbox').waitFor();
+    await search.press('ArrowDown');
+    await search.press('Enter');
+    await page.waitForURL(`${site.base}/tools/rotate-pdf`);
+    expect(errors).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
 import { tools } from '@quire/catalog';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../lib/browser.ts';
+import { useBrowser, waitUntil } from '../lib/browser.ts';
 import { jsonLd, postSources, siteUrl } from './site.ts';
 
 const site = useBrowser();
@@ -170,48 +170,34 @@ describe('header and footer', () => {
   it('the header menus, the footer columns, the social proof and the fixed banner follow the spec', async () => {
     const { page, errors } = await site.open('/faq');
     const menus = page.locator('header .menus > ul > li');
-    expect(await menus.locator('> button').allTextContents()).toEqual(['Convert', 'Extract', 'Edit']);
+    expect(await menus.locator('> button').allTextContents()).toEqual(['Convert', 'Extract', 'Edit', 'More']);
     const menuLinks = async (i: number) =>
       menus
         .nth(i)
         .locator('.dropdown a')
-        .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    // The spec's menus, and the tools added since at the end of theirs.
-    expect(await menuLinks(0)).toEqual(
-      [
-        'jpg-to-pdf',
-        'word-to-pdf',
-        'excel-to-pdf',
-        'ppt-to-pdf',
-        'html-to-pdf',
-        'pdf-ocr',
-        'markdown-to-pdf',
-        'pdf-to-pdfa',
-      ].map((id) => `/tools/${id}`),
-    );
-    expect(await menuLinks(1)).toEqual(
-      ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images', 'extract-images'].map(
-        (id) => `/tools/${id}`,
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')!.slice('/tools/'.length)));
+    // The spec's menus first and in its order, then the rest of each category; the categories without a
+    // menu of their own (Security, Utility, Preview) under More. Every tool is in exactly one.
+    const spec = [
+      ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf'],
+      ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'],
+      ['pdf-merge', 'pdf-split', 'pdf-compress', 'pdf-unlock', 'add-watermark', 'rotate-pdf', 'pdf-page-remove'],
+    ];
+    const listed = await Promise.all([0, 1, 2, 3].map(menuLinks));
+    spec.forEach((ids, i) => expect(listed[i]!.slice(0, ids.length)).toEqual(ids));
+    const category = ['Convert', 'Extract', 'Edit'];
+    category.forEach((c, i) =>
+      expect(listed[i]!.slice(spec[i]!.length)).toEqual(
+        tools.filter((t) => t.category === c && !spec[i]!.includes(t.id)).map((t) => t.id),
       ),
     );
-    expect(await menuLinks(2)).toEqual(
-      [
-        'pdf-merge',
-        'pdf-split',
-        'pdf-compress',
-        'pdf-unlock',
-        'add-watermark',
-        'rotate-pdf',
-        'pdf-page-remove',
-        'add-page-numbers',
-        'crop-pdf',
-        'organize-pdf',
-        'protect-pdf',
-        'repair-pdf',
-        'fill-pdf-form',
-        'flatten-pdf',
-      ].map((id) => `/tools/${id}`),
+    expect(listed[3]).toEqual(
+      ['Security', 'Utility', 'Preview'].flatMap((c) => tools.filter((t) => t.category === c).map((t) => t.id)),
     );
+    expect(listed.flat().sort()).toEqual(tools.map((t) => t.id).sort());
+    for (const id of ['image-to-pdf', 'pdf-metadata-cleaner', 'pdf-to-html', 'pdf-from-url', 'screenshot-to-pdf']) {
+      expect(listed.flat(), id).toContain(id);
+    }
     // The menus open on hover.
     const firstMenu = menus.nth(0);
     expect(await firstMenu.locator('.dropdown').isVisible()).toBe(false);
@@ -250,6 +236,37 @@ describe('header and footer', () => {
     expect(await page.evaluate(`getComputedStyle(document.querySelector('footer .banner')).position`)).toBe('fixed');
     expect(await banner.getByRole('link').getAttribute('href')).toMatch(/^\/tools\//);
     expect(await banner.isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('addresses with a query string', () => {
+  // The pages are prerendered without one; React must hydrate them all the same (no error #418).
+  it.each([
+    '/blog?q=compress',
+    '/blog?page=2',
+    '/blog?q=pdf&category=Edit&page=2',
+    '/?q=compress',
+    '/tools/pdf-compress?utm_source=newsletter',
+    '/tools/watermark-pdf?x=1',
+    '/blog/pdf-merge-guide?ref=home',
+    '/faq?q=1',
+    '/workflow-builder?steps=pdf-compress',
+    '/login?next=%2Faccount',
+    '/account?tab=history',
+  ])('%s hydrates without an error', async (path) => {
+    const { page, errors } = await site.open(path);
+    await page.evaluate(`new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)))`);
+    expect(errors.filter((e) => /418|hydrat/i.test(e))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('/blog?q=compress shows the search it names once hydrated', async () => {
+    const { page, errors } = await site.open('/blog?q=compress');
+    await waitUntil(page, `document.querySelector('.blog-controls input')?.value === 'compress'`, 60_000, 'the query');
+    expect(await page.getByRole('searchbox', { name: 'Search the guides' }).inputValue()).toBe('compress');
+    const expected = posts.filter((p) => `${p.title} ${p.meta}`.toLowerCase().includes('compress'));
+    expect(await page.locator('.post-card').count()).toBe(expected.length);
     expect(errors).toEqual([]);
   });
 });

@@ -50,6 +50,10 @@ describe('tool page copy', () => {
       expect(
         await page.locator('ul.next-steps a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
       ).toEqual(['/tools/pdf-merge', '/tools/pdf-compress', '/tools/pdf-unlock']);
+      // Before any result, what the links will do.
+      expect(await texts(page, 'section[aria-labelledby="next"] .next-note')).toEqual([
+        'Once your file is ready here, each link opens its tool with the file already added: no new upload.',
+      ]);
       expect(await texts(page, 'dl.faq dt')).toEqual([
         `Is ${label} safe to use?`,
         'Does this tool work on mobile?',
@@ -113,11 +117,15 @@ describe('validation', () => {
 });
 
 describe('choosing files', () => {
-  /** Drops files on the widget's drop zone as a browser would. */
-  async function drop(page: Page, names: string[]) {
+  /** Drops files on the widget's drop zone as a browser would (each 9 bytes, or the size given). */
+  async function drop(page: Page, names: string[], sizes: number[] = []) {
     await page.evaluate(`(() => {
       const dt = new DataTransfer();
-      for (const name of ${JSON.stringify(names)}) dt.items.add(new File(['%PDF-1.4\\n'], name, { type: 'application/pdf' }));
+      const sizes = ${JSON.stringify(sizes)};
+      ${JSON.stringify(names)}.forEach((name, i) => {
+        const body = sizes[i] === undefined ? '%PDF-1.4\\n' : '%PDF-1.4\\n'.padEnd(sizes[i], ' ');
+        dt.items.add(new File([body], name, { type: 'application/pdf' }));
+      });
       document.querySelector('.widget .drop-zone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     })()`);
   }
@@ -146,6 +154,67 @@ describe('choosing files', () => {
       ]);
       await page.getByRole('button', { name: 'Remove b.pdf', exact: true }).click();
       expect(await page.locator('.widget .file-list .file-name').allTextContents()).toEqual(['a.pdf', 'c.pdf']);
+    });
+  });
+
+  const names = (page: Page) => page.locator('.widget .file-list .file-name').allTextContents();
+
+  it('sizes read in B, KB or MB as fits; a single-file tool has no reorder arrows', async () => {
+    await onToolPage('pdf-compress', async (page) => {
+      for (const [size, text] of [
+        [300, '300 B'],
+        [1536, '1.5 KB'],
+        [3 * 1024 * 1024, '3 MB'],
+      ] as const) {
+        await drop(page, [`f${size}.pdf`], [size]);
+        await page.locator('.widget .file-list .file-name', { hasText: `f${size}.pdf` }).waitFor();
+        expect(await texts(page, '.widget .file-list .file-size')).toEqual([text]);
+      }
+      expect(await page.locator('.widget .file-list button').count()).toBe(1);
+      expect(await page.locator('.widget .file-list li').getAttribute('draggable')).toBe('false');
+      expect(await page.getByRole('button', { name: /^Move / }).count()).toBe(0);
+      expect(await page.locator('.widget .upload > .hint').count()).toBe(0);
+    });
+  });
+
+  it('pdf-merge: files are put in order by dragging, as the guide says', async () => {
+    await onToolPage('pdf-merge', async (page) => {
+      await drop(page, ['a.pdf', 'b.pdf', 'c.pdf']);
+      await page.locator('.widget .file-list .file-name', { hasText: 'c.pdf' }).waitFor();
+      expect(await texts(page, '.widget .upload > .hint')).toEqual([
+        'Drag the files, or use the arrows, to set their order.',
+      ]);
+      const row = (name: string) => page.locator('.widget .file-list li', { hasText: name });
+      await row('c.pdf').dragTo(row('a.pdf'));
+      await waitUntil(page, `document.querySelector('.widget .file-list .file-name')?.textContent === 'c.pdf'`);
+      expect(await names(page)).toEqual(['c.pdf', 'a.pdf', 'b.pdf']);
+      await row('c.pdf').dragTo(row('b.pdf'));
+      await waitUntil(page, `document.querySelectorAll('.widget .file-list .file-name')[2]?.textContent === 'c.pdf'`);
+      expect(await names(page)).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
+    });
+  });
+
+  it('pdf-merge: the keyboard moves a file, the focus follows it and the move is announced', async () => {
+    await onToolPage('pdf-merge', async (page) => {
+      await drop(page, ['a.pdf', 'b.pdf', 'c.pdf']);
+      await page.locator('.widget .file-list .file-name', { hasText: 'c.pdf' }).waitFor();
+      const focused = () => page.evaluate(`document.activeElement?.getAttribute('aria-label')`);
+      await page.getByRole('button', { name: 'Move a.pdf down', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      expect(await names(page)).toEqual(['b.pdf', 'a.pdf', 'c.pdf']);
+      expect(await focused()).toBe('Move a.pdf down');
+      expect(await page.locator('.widget .file-list + [role="status"]').textContent()).toBe(
+        'a.pdf is now number 2 of 3.',
+      );
+      await page.keyboard.press('Space');
+      expect(await names(page)).toEqual(['b.pdf', 'c.pdf', 'a.pdf']);
+      // At the end its down arrow is disabled: the focus moves to its up arrow.
+      expect(await focused()).toBe('Move a.pdf up');
+      await page.keyboard.press('Enter');
+      expect(await names(page)).toEqual(['b.pdf', 'a.pdf', 'c.pdf']);
+      expect(await page.locator('.widget .file-list + [role="status"]').textContent()).toBe(
+        'a.pdf is now number 2 of 3.',
+      );
     });
   });
 

@@ -325,6 +325,58 @@ describe('What can I do next?', () => {
     await done();
   });
 
+  it('offers a Word result to Word to PDF, which converts it without a new upload; Merge would not take it', async () => {
+    const page = await toolPage('pdf-to-word');
+    const next = page.locator('section[aria-labelledby="next"]');
+    await widget(page).locator('input[type="file"]').setInputFiles(four);
+    await expectSuccess(page, await convert(page));
+    const docx = await downloadResult(page, site.base);
+    expect(docx.name).toMatch(/\.docx$/);
+    // The spec's three links stay; the note says they take PDFs; the tools that take Word are offered.
+    expect(await next.locator('ul.next-steps li').count()).toBe(3);
+    expect((await next.locator('.next-note').allTextContents()).map((s) => s.trim())).toEqual([
+      'These take PDF files, so they open without your Word result.',
+      'Tools that take your Word result:',
+    ]);
+    expect(
+      await next.locator('.next-tools a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+    ).toEqual(['/tools/word-to-pdf']);
+    await next.getByRole('link', { name: 'Word to PDF' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Convert with Word to PDF', exact: true }).waitFor();
+    await widget(page).locator('.file-list .file-name').waitFor();
+    expect(await fileNames(page)).toEqual([docx.name.replace(/^[0-9a-f]{32}-/, '')]);
+    expect(await widget(page).locator('.note').textContent()).toBe('Your result from the previous tool is ready here.');
+    await expectSuccess(page, await convert(page));
+    const back = await downloadResult(page, site.base);
+    expect(pageCount(back.path)).toBeGreaterThanOrEqual(1);
+    // The words of the original came through PDF to Word and back.
+    const got = new Set(words(text(back.path)));
+    const original = words(text(four, { first: 1, last: 1 })).filter((w) => w.length >= 5);
+    expect(original.filter((w) => got.has(w)).length / original.length).toBeGreaterThan(0.8);
+    await done();
+  });
+
+  it('a PDF result offers the other PDF tools too, each taking it along', async () => {
+    const page = await toolPage('pdf-compress');
+    await widget(page).locator('input[type="file"]').setInputFiles(four);
+    await expectSuccess(page, await convert(page));
+    const next = page.locator('section[aria-labelledby="next"]');
+    expect((await next.locator('.next-note').allTextContents()).map((s) => s.trim())).toEqual([
+      'Each link takes your result along: no new upload.',
+      'Tools that take your PDF result:',
+    ]);
+    const offered = await next
+      .locator('.next-tools a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')!.slice('/tools/'.length)));
+    expect(offered).toEqual(expect.arrayContaining(['pdf-split', 'rotate-pdf', 'pdf-ocr', 'add-watermark']));
+    for (const id of ['pdf-compress', 'pdf-merge', 'pdf-unlock', 'word-to-pdf']) expect(offered).not.toContain(id);
+    await next.getByRole('link', { name: 'Split PDF' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Convert with Split PDF', exact: true }).waitFor();
+    await widget(page).locator('.file-list .file-name').waitFor();
+    expect(await widget(page).locator('.note').textContent()).toBe('Your result from the previous tool is ready here.');
+    await done();
+  });
+
   // Site bug (services/pdf-editor/src/tools/pdf-compress/index.ts): Ghostscript's pdfwrite turns pages by the
   // direction of their text (AutoRotatePages defaults to /PageByPage for the /ebook and /screen presets),
   // so compressing a result of Rotate PDF turns its pages back. Needs -dAutoRotatePages=/None.

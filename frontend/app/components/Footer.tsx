@@ -1,5 +1,6 @@
 import { footerColumns } from '@quire/catalog/site';
-import { Link } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { toolKey, useT } from '../i18n/use-t.ts';
 import { useSiteSettings } from '../lib/settings.ts';
 import { Newsletter } from './Newsletter.tsx';
@@ -16,8 +17,31 @@ const companyKeys = {
   '/workflow-builder': 'footer.workflowBuilder',
 } as const;
 
+/** Whether an upload widget of the page is on screen: the fixed banner then keeps out of its way. */
+function useUploadInView(): boolean {
+  const { pathname } = useLocation();
+  const [inView, setInView] = useState(false);
+  useEffect(() => {
+    setInView(false);
+    const widgets = document.querySelectorAll('main .widget');
+    if (widgets.length === 0 || typeof IntersectionObserver === 'undefined') return undefined;
+    const seen = new Set<Element>();
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) seen.add(entry.target);
+        else seen.delete(entry.target);
+      }
+      setInView(seen.size > 0);
+    });
+    widgets.forEach((widget) => observer.observe(widget));
+    return () => observer.disconnect();
+  }, [pathname]);
+  return inView;
+}
+
 export function Footer() {
   const t = useT();
+  const uploadInView = useUploadInView();
   const minutes = useSiteSettings().resultMinutes;
   return (
     <footer className="site-footer">
@@ -68,7 +92,7 @@ export function Footer() {
         </div>
       </nav>
       <p className="copyright">{t('footer.copyright', { year: new Date().getFullYear() })}</p>
-      <div className="banner" role="complementary">
+      <div className={uploadInView ? 'banner away' : 'banner'} role="complementary">
         <span>{t('footer.bannerText')}</span>
         <Link to="/tools/word-to-pdf" className="button small">
           {t('footer.bannerCta')}

@@ -1,33 +1,24 @@
-import { headerMenus, searchTools } from '@quire/catalog/site';
-import { findTool } from '../lib/tools.ts';
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { menusOf } from '@quire/catalog/site';
+import { tools } from '../lib/tools.ts';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { toolKey, useT } from '../i18n/use-t.ts';
 import { authPages, shortName, startAuth, useAuth } from '../lib/auth.ts';
 import { DarkModeSwitch } from './DarkModeSwitch.tsx';
 import { LanguagePicker } from './LanguagePicker.tsx';
+import { ToolSearch } from './ToolSearch.tsx';
 
-/** The first tool of the search list whose id contains the typed text. */
-export function searchTool(text: string): string | undefined {
-  const query = text.trim().toLowerCase();
-  return query ? searchTools.find((id) => id.includes(query)) : undefined;
-}
+/** Every tool of the catalog, in the spec's menus and the categories' own. */
+const menus = menusOf(tools);
 
 export function Header() {
   const t = useT();
-  const navigate = useNavigate();
-  const [query, setQuery] = useState('');
+  // On a phone the search sits behind a button, so that the sticky header stays one short row.
+  const [searching, setSearching] = useState(false);
   const { pathname } = useLocation();
   const { status, user } = useAuth();
   // After hydration: the sign-in pages always need the auth state, other pages only for a returning user.
   useEffect(() => startAuth(authPages.includes(pathname.replace(/\/+$/, ''))), [pathname]);
-
-  function search(e: FormEvent) {
-    e.preventDefault();
-    const id = searchTool(query);
-    if (id) void navigate(`/tools/${id}`);
-    else window.alert(t('nav.searchNotFound'));
-  }
 
   return (
     <header className="site-header">
@@ -38,16 +29,16 @@ export function Header() {
         </Link>
         <nav aria-label={t('nav.tools')} className="menus">
           <ul>
-            {headerMenus.map((menu) => (
+            {menus.map((menu) => (
               <li key={menu.group} className="menu">
                 <button type="button" className="menu-button" aria-haspopup="true">
-                  {t(`nav.${menu.group.toLowerCase() as 'convert' | 'extract' | 'edit'}`)}
+                  {t(`nav.${menu.group.toLowerCase() as Lowercase<typeof menu.group>}`)}
                 </button>
                 <ul className="dropdown">
-                  {menu.tools.map((id) => (
+                  {menu.tools.map(({ id, icon }) => (
                     <li key={id}>
                       <Link to={`/tools/${id}`}>
-                        <span aria-hidden="true">{findTool(id)?.icon}</span> {t(toolKey(id, 'name'))}
+                        <span aria-hidden="true">{icon}</span> {t(toolKey(id, 'name'))}
                       </Link>
                     </li>
                   ))}
@@ -56,20 +47,21 @@ export function Header() {
             ))}
           </ul>
         </nav>
-        <form role="search" className="search" onSubmit={search}>
-          <label htmlFor="tool-search" className="visually-hidden">
-            {t('nav.searchLabel')}
-          </label>
-          <input
-            id="tool-search"
-            type="search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            placeholder={t('nav.searchPlaceholder')}
-            autoComplete="off"
-          />
-          <button type="submit">{t('nav.searchButton')}</button>
-        </form>
+        <button
+          type="button"
+          className="search-toggle"
+          aria-expanded={searching}
+          aria-controls="site-search"
+          onClick={() => {
+            setSearching(!searching);
+            // The field appears with this render; focus it once it is there.
+            if (!searching) requestAnimationFrame(() => document.getElementById('tool-search')?.focus());
+          }}
+        >
+          <span aria-hidden="true">🔍</span>
+          <span className="visually-hidden">{t('nav.searchLabel')}</span>
+        </button>
+        <ToolSearch open={searching} onDone={() => setSearching(false)} />
         <div className="header-actions">
           <DarkModeSwitch />
           <LanguagePicker />

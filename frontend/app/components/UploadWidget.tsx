@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { readsPdf, takesUrl, type Tool } from '../lib/tools.ts';
+import { readsPdf, takesMany, takesUrl, type Tool } from '../lib/tools.ts';
 import { useLanguage } from '../i18n/index.ts';
 import { useT } from '../i18n/use-t.ts';
 import { FileList } from './FileList.tsx';
@@ -66,7 +66,11 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
       )}
       {chosen.carried && <p className="note">{t('upload.carried')}</p>}
       {chosen.files.length > 0 && (
-        <FileList files={chosen.files} onChange={(next) => (chosen.setFiles(next), run.reset())} />
+        <FileList
+          files={chosen.files}
+          reorder={takesMany(tool)}
+          onChange={(next) => (chosen.setFiles(next), run.reset())}
+        />
       )}
       <OptionsForm
         toolId={tool.id}

@@ -17,6 +17,9 @@ export const ar: Translation = {
     searchPlaceholder: 'ابحث عن أداة…',
     searchButton: 'بحث',
     searchNotFound: "لم يتم العثور على الأداة. جرّب كلمات مفتاحية مثل 'merge' أو 'jpg' أو 'compress'.",
+    searchSuggestions: 'أدوات مقترحة',
+    searchCount: 'تم العثور على {{count}} أداة: استخدم سهمي الأعلى والأسفل لاختيار إحداها.',
+    more: 'المزيد',
     darkMode: 'الوضع الداكن',
     language: 'اللغة',
     login: 'تسجيل الدخول',
@@ -85,6 +88,11 @@ export const ar: Translation = {
     nextMerge: 'ادمج ملفك الجديد مع ملفات أخرى',
     nextCompress: 'اضغط النتيجة لتصغير حجمها',
     nextUnlock: 'أزل الحماية من ملفك',
+    nextBefore: 'عندما يجهز ملفك هنا، يفتح كل رابط أداته والملف مضاف إليها: دون رفع جديد.',
+    nextCarry: 'يأخذ كل رابط نتيجتك معه: دون رفع جديد.',
+    nextNotPdf: 'تعمل هذه الأدوات على ملفات PDF، لذا تُفتح دون نتيجتك بصيغة {{kind}}.',
+    nextOther: 'أدوات تقبل نتيجتك بصيغة {{kind}}:',
+    nextNone: 'لا تقبل أي أداة أخرى ملفًا بصيغة {{kind}}: نزّله من الأعلى.',
     faqTitle: 'الأسئلة الشائعة',
     faqSafeQuestion: 'هل استخدام {{label}} آمن؟',
     faqSafeAnswer: 'نعم، نحن لا نخزّن ملفاتك. تتم المعالجة كلها في الذاكرة.',
@@ -112,6 +120,8 @@ export const ar: Translation = {
     moveUp: 'نقل {{name}} لأعلى',
     moveDown: 'نقل {{name}} لأسفل',
     remove: 'إزالة {{name}}',
+    reorderHint: 'اسحب الملفات، أو استخدم الأسهم، لترتيبها.',
+    moved: 'أصبح {{name}} الآن رقم {{position}} من {{count}}.',
     options: 'الخيارات',
     convert: 'تحويل',
     working: 'جارٍ المعالجة…',
@@ -391,37 +401,64 @@ export const ar: Translation = {
     'jpg-to-pdf': {
       name: 'JPG إلى PDF',
       description: 'حوّل صور JPG إلى ملف PDF، صفحة لكل صورة (وPNG وWebP وTIFF وAVIF أيضًا).',
+      keywords: 'صورة, صور',
     },
     'pdf-to-text': { name: 'PDF إلى نص', description: 'استخرج نص ملف PDF كنص عادي أو بتنسيق Markdown.' },
-    'word-to-pdf': { name: 'Word إلى PDF', description: 'حوّل مستندات Word وOpenDocument وRTF إلى PDF.' },
+    'word-to-pdf': {
+      name: 'Word إلى PDF',
+      description: 'حوّل مستندات Word وOpenDocument وRTF إلى PDF.',
+      keywords: 'مستند, وورد',
+    },
     'excel-to-pdf': { name: 'Excel إلى PDF', description: 'حوّل جداول البيانات إلى PDF.' },
     'ppt-to-pdf': { name: 'PowerPoint إلى PDF', description: 'حوّل العروض التقديمية إلى PDF.' },
     'html-to-pdf': {
       name: 'HTML إلى PDF',
       description: 'اطبع ملف صفحة ويب، أو ملف zip يضم صفحة ومواردها، بصيغة PDF.',
     },
-    'pdf-to-word': { name: 'PDF إلى Word', description: 'حوّل ملف PDF إلى مستند Word قابل للتحرير.' },
+    'pdf-to-word': {
+      name: 'PDF إلى Word',
+      description: 'حوّل ملف PDF إلى مستند Word قابل للتحرير.',
+      keywords: 'مستند, وورد, قابل للتحرير',
+    },
     'pdf-to-excel': { name: 'PDF إلى Excel', description: 'انقل جداول ملف PDF إلى جدول بيانات.' },
     'pdf-to-ppt': { name: 'PDF إلى PowerPoint', description: 'حوّل كل صفحة من ملف PDF إلى شريحة قابلة للتحرير.' },
-    'pdf-compress': { name: 'ضغط PDF', description: 'صغّر حجم ملف PDF مع الحفاظ على وضوحه.' },
-    'pdf-merge': { name: 'دمج PDF', description: 'اجمع عدة ملفات PDF في ملف واحد، بالترتيب الذي تختاره.' },
+    'pdf-compress': {
+      name: 'ضغط PDF',
+      description: 'صغّر حجم ملف PDF مع الحفاظ على وضوحه.',
+      keywords: 'ضغط, تصغير, تقليل الحجم',
+    },
+    'pdf-merge': {
+      name: 'دمج PDF',
+      description: 'اجمع عدة ملفات PDF في ملف واحد، بالترتيب الذي تختاره.',
+      keywords: 'دمج, ضم, جمع',
+    },
     'pdf-split': {
       name: 'تقسيم PDF',
       description: 'قسّم ملف PDF إلى صفحات منفردة أو إلى النطاقات التي تختارها.',
+      keywords: 'تقسيم, فصل, استخراج صفحات',
     },
-    'pdf-unlock': { name: 'فتح قفل PDF', description: 'أزل كلمة المرور والقيود من ملف PDF يحق لك فتحه.' },
+    'pdf-unlock': {
+      name: 'فتح قفل PDF',
+      description: 'أزل كلمة المرور والقيود من ملف PDF يحق لك فتحه.',
+      keywords: 'فتح القفل, إزالة كلمة المرور',
+    },
     'image-to-pdf': {
       name: 'صورة إلى PDF',
       description: 'حوّل صور PNG وWebP وTIFF وAVIF وGIF وBMP وJPG إلى ملف PDF، صفحة لكل صورة.',
+      keywords: 'صور, صورة',
     },
     'pdf-page-remove': { name: 'حذف صفحات PDF', description: 'احذف من ملف PDF الصفحات التي لا تحتاجها.' },
     'pdf-metadata-cleaner': {
       name: 'منظّف البيانات الوصفية لملفات PDF',
       description: 'أزل اسم المؤلف والبرنامج والتواريخ وغيرها من التفاصيل المخفية من ملف PDF.',
     },
-    'pdf-to-images': { name: 'PDF إلى صور', description: 'احفظ كل صفحة من ملف PDF كصورة.' },
-    'add-watermark': { name: 'إضافة علامة مائية', description: 'اطبع نصًا على كل صفحات ملف PDF.' },
-    'rotate-pdf': { name: 'تدوير PDF', description: 'أدر صفحات ملف PDF إلى الاتجاه الصحيح.' },
+    'pdf-to-images': { name: 'PDF إلى صور', description: 'احفظ كل صفحة من ملف PDF كصورة.', keywords: 'صور, صورة' },
+    'add-watermark': {
+      name: 'إضافة علامة مائية',
+      description: 'اطبع نصًا على كل صفحات ملف PDF.',
+      keywords: 'علامة مائية, ختم',
+    },
+    'rotate-pdf': { name: 'تدوير PDF', description: 'أدر صفحات ملف PDF إلى الاتجاه الصحيح.', keywords: 'تدوير, قلب' },
     'pdf-from-url': { name: 'صفحة ويب إلى PDF', description: 'احفظ الصفحة الموجودة على عنوان ويب كملف PDF.' },
     'screenshot-to-pdf': {
       name: 'لقطة شاشة إلى PDF',
@@ -434,6 +471,7 @@ export const ar: Translation = {
     'pdf-ocr': {
       name: 'التعرف الضوئي على PDF',
       description: 'اجعل ملف PDF الممسوح ضوئيًا أو صورة الصفحة قابلًا للبحث، بنص يمكنك تحديده ونسخه.',
+      keywords: 'التعرف الضوئي, مسح ضوئي, ممسوح',
     },
     'add-page-numbers': {
       name: 'ترقيم الصفحات',
@@ -454,14 +492,17 @@ export const ar: Translation = {
     'extract-images': {
       name: 'استخراج الصور من PDF',
       description: 'احفظ كل صورة مضمّنة في ملف PDF في ملف مستقل: الصور الفوتوغرافية بصيغة JPEG والباقي بصيغة PNG.',
+      keywords: 'صور',
     },
     'protect-pdf': {
       name: 'حماية PDF',
       description: 'اقفل ملف PDF بكلمة مرور، واختر ما يمكن لمن يفتحه أن يفعل.',
+      keywords: 'حماية, كلمة مرور, تشفير, قفل',
     },
     'repair-pdf': {
       name: 'إصلاح PDF',
       description: 'أصلح ملف PDF تالفًا ليفتح من جديد، بكل صفحة وكلمة يمكن إنقاذها.',
+      keywords: 'إصلاح, تالف',
     },
     'pdf-to-pdfa': {
       name: 'PDF إلى PDF/A',
@@ -470,6 +511,7 @@ export const ar: Translation = {
     'compare-pdf': {
       name: 'مقارنة ملفات PDF',
       description: 'اعرف ما الذي تغيّر بين نسختين من ملف PDF: الكلمات المحذوفة والمضافة والمعدّلة، صفحةً بصفحة.',
+      keywords: 'مقارنة، فروق، تغييرات، نسخ',
     },
   },
   errors: {

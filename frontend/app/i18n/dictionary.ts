@@ -27,7 +27,8 @@ type PageCopy = {
   workflow: typeof workflow;
   planner: typeof planner;
 };
-export type ToolCopy = Record<ToolId, { name: string; description: string }>;
+/** A tool's name and description, and the common words it is searched by (comma-separated). */
+export type ToolCopy = Record<ToolId, { name: string; description: string; keywords?: string }>;
 export type Dictionary = Copy<typeof en & PageCopy> & { tools: ToolCopy; errors: Record<ErrorCode, string> };
 /**
  * Another language: every key English has, but a tool's copy and the option labels, which may wait for a
@@ -41,7 +42,9 @@ export type Translation = Omit<Dictionary, 'tools' | 'options'> & {
 /** English as far as it is loaded: every page's copy, and the pages' own copy once their code is in. */
 export const english: Omit<Dictionary, keyof PageCopy> & Partial<PageCopy> = {
   ...en,
-  tools: Object.fromEntries(tools.map((t) => [t.id, { name: t.name, description: t.description }])) as ToolCopy,
+  tools: Object.fromEntries(
+    tools.map((t) => [t.id, { name: t.name, description: t.description, keywords: t.keywords.join(', ') }]),
+  ) as ToolCopy,
   errors: errorMessages,
 };
 

@@ -17,6 +17,9 @@ export const es: Translation = {
     searchPlaceholder: 'Buscar herramientas…',
     searchButton: 'Buscar',
     searchNotFound: "No se encontró la herramienta. Prueba con palabras clave como 'merge', 'jpg' o 'compress'.",
+    searchSuggestions: 'Herramientas sugeridas',
+    searchCount: '{{count}} herramientas encontradas: usa las flechas arriba y abajo para elegir una.',
+    more: 'Más',
     darkMode: 'Modo oscuro',
     language: 'Idioma',
     login: 'Iniciar sesión',
@@ -85,6 +88,12 @@ export const es: Translation = {
     nextMerge: 'Une tu nuevo archivo con otros',
     nextCompress: 'Comprime el resultado para reducir su tamaño',
     nextUnlock: 'Quita la protección de tu archivo',
+    nextBefore:
+      'Cuando tu archivo esté listo aquí, cada enlace abre su herramienta con el archivo ya añadido: sin volver a subirlo.',
+    nextCarry: 'Cada enlace lleva tu resultado consigo: sin volver a subirlo.',
+    nextNotPdf: 'Estas herramientas usan archivos PDF, así que se abren sin tu resultado {{kind}}.',
+    nextOther: 'Herramientas que aceptan tu resultado {{kind}}:',
+    nextNone: 'Ninguna otra herramienta acepta un archivo {{kind}}: descárgalo arriba.',
     faqTitle: 'Preguntas frecuentes',
     faqSafeQuestion: '¿Es seguro usar {{label}}?',
     faqSafeAnswer: 'Sí, no almacenamos tus archivos. Todo el procesamiento se hace en memoria.',
@@ -112,6 +121,8 @@ export const es: Translation = {
     moveUp: 'Subir {{name}}',
     moveDown: 'Bajar {{name}}',
     remove: 'Quitar {{name}}',
+    reorderHint: 'Arrastra los archivos, o usa las flechas, para ordenarlos.',
+    moved: '{{name}} es ahora el número {{position}} de {{count}}.',
     options: 'Opciones',
     convert: 'Convertir',
     working: 'Procesando…',
@@ -393,45 +404,78 @@ export const es: Translation = {
     'jpg-to-pdf': {
       name: 'JPG a PDF',
       description: 'Convierte fotos JPG en un PDF, una página por foto (también PNG, WebP, TIFF y AVIF).',
+      keywords: 'imagen, foto, fotografía',
     },
     'pdf-to-text': { name: 'PDF a texto', description: 'Extrae el texto de un PDF como texto sin formato o Markdown.' },
-    'word-to-pdf': { name: 'Word a PDF', description: 'Convierte documentos de Word, OpenDocument y RTF a PDF.' },
+    'word-to-pdf': {
+      name: 'Word a PDF',
+      description: 'Convierte documentos de Word, OpenDocument y RTF a PDF.',
+      keywords: 'documento, word, docx',
+    },
     'excel-to-pdf': { name: 'Excel a PDF', description: 'Convierte hojas de cálculo a PDF.' },
     'ppt-to-pdf': { name: 'PowerPoint a PDF', description: 'Convierte presentaciones a PDF.' },
     'html-to-pdf': {
       name: 'HTML a PDF',
       description: 'Imprime en PDF un archivo de página web o un ZIP con una página y sus recursos.',
     },
-    'pdf-to-word': { name: 'PDF a Word', description: 'Convierte un PDF en un documento de Word editable.' },
+    'pdf-to-word': {
+      name: 'PDF a Word',
+      description: 'Convierte un PDF en un documento de Word editable.',
+      keywords: 'documento, word, editable',
+    },
     'pdf-to-excel': { name: 'PDF a Excel', description: 'Pasa las tablas de un PDF a una hoja de cálculo.' },
     'pdf-to-ppt': {
       name: 'PDF a PowerPoint',
       description: 'Convierte cada página de un PDF en una diapositiva editable.',
     },
-    'pdf-compress': { name: 'Comprimir PDF', description: 'Reduce el tamaño de un PDF sin que pierda legibilidad.' },
-    'pdf-merge': { name: 'Unir PDF', description: 'Combina varios PDF en uno, en el orden que elijas.' },
-    'pdf-split': { name: 'Dividir PDF', description: 'Divide un PDF en páginas sueltas o en los rangos que elijas.' },
+    'pdf-compress': {
+      name: 'Comprimir PDF',
+      description: 'Reduce el tamaño de un PDF sin que pierda legibilidad.',
+      keywords: 'comprimir, reducir, tamaño, achicar',
+    },
+    'pdf-merge': {
+      name: 'Unir PDF',
+      description: 'Combina varios PDF en uno, en el orden que elijas.',
+      keywords: 'unir, combinar, juntar, fusionar',
+    },
+    'pdf-split': {
+      name: 'Dividir PDF',
+      description: 'Divide un PDF en páginas sueltas o en los rangos que elijas.',
+      keywords: 'dividir, separar, extraer páginas',
+    },
     'pdf-unlock': {
       name: 'Desbloquear PDF',
       description: 'Quita la contraseña y las restricciones de un PDF que tienes permiso para abrir.',
+      keywords: 'desbloquear, quitar contraseña, descifrar',
     },
     'image-to-pdf': {
       name: 'Imagen a PDF',
       description: 'Convierte imágenes PNG, WebP, TIFF, AVIF, GIF, BMP y JPG en un PDF, una página por imagen.',
+      keywords: 'imágenes, imagen, foto',
     },
     'pdf-page-remove': {
       name: 'Eliminar páginas de PDF',
       description: 'Borra de un PDF las páginas que no necesitas.',
+      keywords: 'eliminar páginas, borrar páginas',
     },
     'pdf-metadata-cleaner': {
       name: 'Limpiador de metadatos PDF',
       description: 'Elimina de un PDF el autor, el software, las fechas y otros datos ocultos.',
     },
-    'pdf-to-images': { name: 'PDF a imágenes', description: 'Guarda cada página de un PDF como imagen.' },
-    'add-watermark': { name: 'Añadir marca de agua', description: 'Estampa un texto en todas las páginas de un PDF.' },
+    'pdf-to-images': {
+      name: 'PDF a imágenes',
+      description: 'Guarda cada página de un PDF como imagen.',
+      keywords: 'imágenes, imagen, fotos',
+    },
+    'add-watermark': {
+      name: 'Añadir marca de agua',
+      description: 'Estampa un texto en todas las páginas de un PDF.',
+      keywords: 'marca de agua, sello',
+    },
     'rotate-pdf': {
       name: 'Rotar PDF',
       description: 'Gira las páginas de un PDF para dejarlas en la orientación correcta.',
+      keywords: 'girar, rotar, voltear',
     },
     'pdf-from-url': { name: 'Página web a PDF', description: 'Guarda como PDF la página de una dirección web.' },
     'screenshot-to-pdf': {
@@ -446,19 +490,23 @@ export const es: Translation = {
       name: 'OCR de PDF',
       description:
         'Convierte un PDF escaneado o la foto de una página en un PDF con texto que puedes buscar, seleccionar y copiar.',
+      keywords: 'ocr, escaneo, escaneado, reconocer texto',
     },
     'add-page-numbers': {
       name: 'Numerar páginas',
       description: 'Numera las páginas de un PDF, en la esquina y con el estilo que elijas.',
+      keywords: 'numerar, números de página',
     },
     'crop-pdf': {
       name: 'Recortar PDF',
       description: 'Recorta los márgenes de las páginas de un PDF, a mano o automáticamente.',
+      keywords: 'recortar, márgenes',
     },
     'organize-pdf': {
       name: 'Organizar PDF',
       description:
         'Reordena, gira, duplica, elimina y añade páginas en blanco a un PDF de una sola vez, con un plan de páginas.',
+      keywords: 'ordenar, reorganizar, mover páginas',
     },
     'markdown-to-pdf': {
       name: 'Markdown a PDF',
@@ -468,15 +516,18 @@ export const es: Translation = {
       name: 'Extraer imágenes de PDF',
       description:
         'Guarda cada imagen incrustada en un PDF como un archivo propio: las fotos en JPEG y el resto en PNG.',
+      keywords: 'imágenes, fotos',
     },
     'protect-pdf': {
       name: 'Proteger PDF',
       description: 'Bloquea un PDF con una contraseña y elige qué pueden hacer quienes lo abran.',
+      keywords: 'proteger, contraseña, cifrar, bloquear',
     },
     'repair-pdf': {
       name: 'Reparar PDF',
       description:
         'Arregla un PDF dañado para que vuelva a abrirse, con todas las páginas y palabras que se puedan salvar.',
+      keywords: 'reparar, arreglar, dañado',
     },
     'pdf-to-pdfa': {
       name: 'PDF a PDF/A',
@@ -486,6 +537,7 @@ export const es: Translation = {
       name: 'Comparar PDF',
       description:
         'Mira qué cambió entre dos versiones de un PDF: las palabras eliminadas, añadidas y cambiadas, página por página.',
+      keywords: 'comparar, diferencias, cambios, versiones',
     },
   },
   errors: {

@@ -17,6 +17,9 @@ export const fr: Translation = {
     searchPlaceholder: 'Rechercher un outil…',
     searchButton: 'Rechercher',
     searchNotFound: "Outil introuvable. Essayez des mots-clés comme 'merge', 'jpg' ou 'compress'.",
+    searchSuggestions: 'Outils suggérés',
+    searchCount: '{{count}} outils trouvés : utilisez les flèches haut et bas pour en choisir un.',
+    more: 'Plus',
     darkMode: 'Mode sombre',
     language: 'Langue',
     login: 'Connexion',
@@ -85,6 +88,12 @@ export const fr: Translation = {
     nextMerge: 'Fusionnez votre nouveau fichier avec d’autres',
     nextCompress: 'Compressez le résultat pour réduire sa taille',
     nextUnlock: 'Retirez la protection de votre fichier',
+    nextBefore:
+      'Une fois votre fichier prêt ici, chaque lien ouvre son outil avec le fichier déjà ajouté : aucun nouvel envoi.',
+    nextCarry: 'Chaque lien emporte votre résultat : aucun nouvel envoi.',
+    nextNotPdf: 'Ces outils prennent des fichiers PDF : ils s’ouvrent donc sans votre résultat {{kind}}.',
+    nextOther: 'Outils qui prennent votre résultat {{kind}} :',
+    nextNone: 'Aucun autre outil ne prend un fichier {{kind}} : téléchargez-le ci-dessus.',
     faqTitle: 'Questions fréquentes',
     faqSafeQuestion: 'L’outil {{label}} est-il sûr ?',
     faqSafeAnswer: 'Oui, nous ne stockons pas vos fichiers. Tout le traitement se fait en mémoire.',
@@ -113,6 +122,8 @@ export const fr: Translation = {
     moveUp: 'Monter {{name}}',
     moveDown: 'Descendre {{name}}',
     remove: 'Retirer {{name}}',
+    reorderHint: 'Faites glisser les fichiers, ou utilisez les flèches, pour choisir leur ordre.',
+    moved: '{{name}} est maintenant le numéro {{position}} sur {{count}}.',
     options: 'Options',
     convert: 'Convertir',
     working: 'Traitement en cours…',
@@ -396,6 +407,7 @@ export const fr: Translation = {
     'jpg-to-pdf': {
       name: 'JPG en PDF',
       description: 'Transformez vos photos JPG en PDF, une page par photo (PNG, WebP, TIFF et AVIF aussi).',
+      keywords: 'image, photo',
     },
     'pdf-to-text': {
       name: 'PDF en texte',
@@ -404,6 +416,7 @@ export const fr: Translation = {
     'word-to-pdf': {
       name: 'Word en PDF',
       description: 'Convertissez des documents Word, OpenDocument et RTF en PDF.',
+      keywords: 'document, word, docx',
     },
     'excel-to-pdf': { name: 'Excel en PDF', description: 'Convertissez des feuilles de calcul en PDF.' },
     'ppt-to-pdf': { name: 'PowerPoint en PDF', description: 'Convertissez des présentations en PDF.' },
@@ -411,7 +424,11 @@ export const fr: Translation = {
       name: 'HTML en PDF',
       description: 'Imprimez en PDF un fichier de page web, ou un zip contenant une page et ses ressources.',
     },
-    'pdf-to-word': { name: 'PDF en Word', description: 'Transformez un PDF en document Word modifiable.' },
+    'pdf-to-word': {
+      name: 'PDF en Word',
+      description: 'Transformez un PDF en document Word modifiable.',
+      keywords: 'document, word, modifiable',
+    },
     'pdf-to-excel': {
       name: 'PDF en Excel',
       description: 'Récupérez les tableaux d’un PDF dans une feuille de calcul.',
@@ -423,34 +440,52 @@ export const fr: Translation = {
     'pdf-compress': {
       name: 'Compresser PDF',
       description: 'Réduisez la taille d’un PDF tout en le gardant lisible.',
+      keywords: 'compresser, réduire, taille, alléger',
     },
     'pdf-merge': {
       name: 'Fusionner PDF',
       description: 'Réunissez plusieurs PDF en un seul, dans l’ordre de votre choix.',
+      keywords: 'fusionner, combiner, assembler, joindre',
     },
     'pdf-split': {
       name: 'Diviser PDF',
       description: 'Divisez un PDF en pages individuelles ou selon les plages de votre choix.',
+      keywords: 'diviser, séparer, scinder, extraire des pages',
     },
     'pdf-unlock': {
       name: 'Déverrouiller PDF',
       description: 'Supprimez le mot de passe et les restrictions d’un PDF que vous êtes autorisé à ouvrir.',
+      keywords: 'déverrouiller, retirer le mot de passe, déchiffrer',
     },
     'image-to-pdf': {
       name: 'Image en PDF',
       description: 'Transformez des images PNG, WebP, TIFF, AVIF, GIF, BMP et JPG en PDF, une page par image.',
+      keywords: 'images, image, photo',
     },
     'pdf-page-remove': {
       name: 'Supprimer des pages PDF',
       description: 'Supprimez d’un PDF les pages dont vous n’avez pas besoin.',
+      keywords: 'supprimer des pages, effacer',
     },
     'pdf-metadata-cleaner': {
       name: 'Nettoyeur de métadonnées PDF',
       description: 'Supprimez d’un PDF l’auteur, le logiciel, les dates et d’autres informations cachées.',
     },
-    'pdf-to-images': { name: 'PDF en images', description: 'Enregistrez chaque page d’un PDF sous forme d’image.' },
-    'add-watermark': { name: 'Ajouter un filigrane', description: 'Apposez un texte sur toutes les pages d’un PDF.' },
-    'rotate-pdf': { name: 'Faire pivoter un PDF', description: 'Remettez les pages d’un PDF dans le bon sens.' },
+    'pdf-to-images': {
+      name: 'PDF en images',
+      description: 'Enregistrez chaque page d’un PDF sous forme d’image.',
+      keywords: 'images, image, photos',
+    },
+    'add-watermark': {
+      name: 'Ajouter un filigrane',
+      description: 'Apposez un texte sur toutes les pages d’un PDF.',
+      keywords: 'filigrane, tampon',
+    },
+    'rotate-pdf': {
+      name: 'Faire pivoter un PDF',
+      description: 'Remettez les pages d’un PDF dans le bon sens.',
+      keywords: 'pivoter, tourner, rotation',
+    },
     'pdf-from-url': { name: 'Page web en PDF', description: 'Enregistrez en PDF la page située à une adresse web.' },
     'screenshot-to-pdf': {
       name: 'Capture d’écran en PDF',
@@ -464,19 +499,23 @@ export const fr: Translation = {
       name: 'OCR PDF',
       description:
         'Rendez consultable un PDF numérisé ou la photo d’une page, avec un texte que vous pouvez rechercher, sélectionner et copier.',
+      keywords: 'ocr, scan, numérisé, reconnaissance de texte',
     },
     'add-page-numbers': {
       name: 'Numéroter les pages',
       description: 'Numérote les pages d’un PDF, dans le coin et le style de votre choix.',
+      keywords: 'numéroter, numéros de page, pagination',
     },
     'crop-pdf': {
       name: 'Rogner un PDF',
       description: 'Rogne les marges des pages d’un PDF, à la main ou automatiquement.',
+      keywords: 'rogner, recadrer, marges',
     },
     'organize-pdf': {
       name: 'Organiser un PDF',
       description:
         'Réordonnez, faites pivoter, dupliquez, supprimez des pages et ajoutez des pages blanches en une fois, avec un plan de pages.',
+      keywords: 'organiser, réordonner, déplacer des pages',
     },
     'markdown-to-pdf': {
       name: 'Markdown en PDF',
@@ -486,15 +525,18 @@ export const fr: Translation = {
       name: 'Extraire les images d’un PDF',
       description:
         'Enregistrez chaque image intégrée à un PDF dans un fichier à part : les photos en JPEG, le reste en PNG.',
+      keywords: 'images, photos',
     },
     'protect-pdf': {
       name: 'Protéger un PDF',
       description: 'Verrouillez un PDF avec un mot de passe et choisissez ce que peuvent faire ceux qui l’ouvrent.',
+      keywords: 'protéger, mot de passe, chiffrer, verrouiller',
     },
     'repair-pdf': {
       name: 'Réparer un PDF',
       description:
         'Remettez en état un PDF endommagé pour qu’il s’ouvre à nouveau, avec chaque page et chaque mot récupérables.',
+      keywords: 'réparer, corrompu, endommagé',
     },
     'pdf-to-pdfa': {
       name: 'PDF en PDF/A',
@@ -504,6 +546,7 @@ export const fr: Translation = {
       name: 'Comparer des PDF',
       description:
         'Voyez ce qui a changé entre deux versions d’un PDF : les mots supprimés, ajoutés et modifiés, page par page.',
+      keywords: 'comparer, différences, modifications, versions',
     },
   },
   errors: {

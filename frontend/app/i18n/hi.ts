@@ -17,6 +17,9 @@ export const hi: Translation = {
     searchPlaceholder: 'टूल खोजें…',
     searchButton: 'खोजें',
     searchNotFound: "टूल नहीं मिला। 'merge', 'jpg' या 'compress' जैसे कीवर्ड आज़माएँ।",
+    searchSuggestions: 'सुझाए गए टूल',
+    searchCount: '{{count}} टूल मिले: किसी एक को चुनने के लिए ऊपर और नीचे के तीर इस्तेमाल करें।',
+    more: 'और',
     darkMode: 'डार्क मोड',
     language: 'भाषा',
     login: 'लॉग इन',
@@ -85,6 +88,11 @@ export const hi: Translation = {
     nextMerge: 'अपनी नई फ़ाइल को दूसरी फ़ाइलों के साथ मर्ज करें',
     nextCompress: 'नतीजे को कंप्रेस करके उसका साइज़ छोटा करें',
     nextUnlock: 'अपनी फ़ाइल से सुरक्षा हटाएँ',
+    nextBefore: 'यहाँ आपकी फ़ाइल तैयार होते ही, हर लिंक अपना टूल फ़ाइल जोड़े हुए खोलेगा: दोबारा अपलोड नहीं करना होगा।',
+    nextCarry: 'हर लिंक आपका परिणाम साथ ले जाता है: दोबारा अपलोड नहीं करना होगा।',
+    nextNotPdf: 'ये टूल PDF फ़ाइलें लेते हैं, इसलिए ये आपके {{kind}} परिणाम के बिना खुलेंगे।',
+    nextOther: 'आपका {{kind}} परिणाम लेने वाले टूल:',
+    nextNone: 'कोई और टूल {{kind}} फ़ाइल नहीं लेता: इसे ऊपर से डाउनलोड करें।',
     faqTitle: 'अक्सर पूछे जाने वाले सवाल',
     faqSafeQuestion: 'क्या {{label}} इस्तेमाल करना सुरक्षित है?',
     faqSafeAnswer: 'हाँ, हम आपकी फ़ाइलें स्टोर नहीं करते। सारी प्रोसेसिंग मेमोरी में ही होती है।',
@@ -112,6 +120,8 @@ export const hi: Translation = {
     moveUp: '{{name}} को ऊपर ले जाएँ',
     moveDown: '{{name}} को नीचे ले जाएँ',
     remove: '{{name}} हटाएँ',
+    reorderHint: 'फ़ाइलों का क्रम तय करने के लिए उन्हें खींचें, या तीर इस्तेमाल करें।',
+    moved: '{{name}} अब {{count}} में से {{position}} नंबर पर है।',
     options: 'विकल्प',
     convert: 'कन्वर्ट करें',
     working: 'प्रोसेस हो रहा है…',
@@ -390,37 +400,57 @@ export const hi: Translation = {
     'jpg-to-pdf': {
       name: 'JPG से PDF',
       description: 'JPG फ़ोटो को PDF में बदलें, हर फ़ोटो एक पेज पर (PNG, WebP, TIFF और AVIF भी)।',
+      keywords: 'छवि, फ़ोटो, तस्वीर',
     },
     'pdf-to-text': {
       name: 'PDF से टेक्स्ट',
       description: 'PDF का टेक्स्ट सादे टेक्स्ट या Markdown के रूप में निकालें।',
     },
-    'word-to-pdf': { name: 'Word से PDF', description: 'Word, OpenDocument और RTF दस्तावेज़ों को PDF में बदलें।' },
+    'word-to-pdf': {
+      name: 'Word से PDF',
+      description: 'Word, OpenDocument और RTF दस्तावेज़ों को PDF में बदलें।',
+      keywords: 'दस्तावेज़, वर्ड',
+    },
     'excel-to-pdf': { name: 'Excel से PDF', description: 'स्प्रेडशीट को PDF में बदलें।' },
     'ppt-to-pdf': { name: 'PowerPoint से PDF', description: 'प्रेज़ेंटेशन को PDF में बदलें।' },
     'html-to-pdf': {
       name: 'HTML से PDF',
       description: 'किसी वेब पेज फ़ाइल को, या पेज और उसके एसेट वाली zip फ़ाइल को, PDF में प्रिंट करें।',
     },
-    'pdf-to-word': { name: 'PDF से Word', description: 'PDF को एडिट किए जा सकने वाले Word दस्तावेज़ में बदलें।' },
+    'pdf-to-word': {
+      name: 'PDF से Word',
+      description: 'PDF को एडिट किए जा सकने वाले Word दस्तावेज़ में बदलें।',
+      keywords: 'दस्तावेज़, वर्ड, संपादन योग्य',
+    },
     'pdf-to-excel': { name: 'PDF से Excel', description: 'PDF की टेबल को स्प्रेडशीट में निकालें।' },
     'pdf-to-ppt': {
       name: 'PDF से PowerPoint',
       description: 'PDF के हर पेज को एडिट की जा सकने वाली स्लाइड में बदलें।',
     },
-    'pdf-compress': { name: 'PDF कंप्रेस करें', description: 'PDF को पढ़ने लायक रखते हुए उसका साइज़ छोटा करें।' },
-    'pdf-merge': { name: 'PDF मर्ज करें', description: 'कई PDF को आपके चुने हुए क्रम में जोड़कर एक बनाएँ।' },
+    'pdf-compress': {
+      name: 'PDF कंप्रेस करें',
+      description: 'PDF को पढ़ने लायक रखते हुए उसका साइज़ छोटा करें।',
+      keywords: 'छोटा करें, कंप्रेस, आकार घटाएँ',
+    },
+    'pdf-merge': {
+      name: 'PDF मर्ज करें',
+      description: 'कई PDF को आपके चुने हुए क्रम में जोड़कर एक बनाएँ।',
+      keywords: 'जोड़ें, मिलाएँ, मर्ज',
+    },
     'pdf-split': {
       name: 'PDF स्प्लिट करें',
       description: 'PDF को अलग-अलग पेजों में या आपकी चुनी हुई पेज रेंज में बाँटें।',
+      keywords: 'बाँटें, अलग करें, विभाजित',
     },
     'pdf-unlock': {
       name: 'PDF अनलॉक करें',
       description: 'जिस PDF को खोलने की आपको अनुमति है, उससे पासवर्ड और पाबंदियाँ हटाएँ।',
+      keywords: 'अनलॉक, पासवर्ड हटाएँ',
     },
     'image-to-pdf': {
       name: 'इमेज से PDF',
       description: 'PNG, WebP, TIFF, AVIF, GIF, BMP और JPG इमेज को PDF में बदलें, हर इमेज एक पेज पर।',
+      keywords: 'छवियाँ, छवि, फ़ोटो, तस्वीर',
     },
     'pdf-page-remove': {
       name: 'PDF पेज हटाएँ',
@@ -430,9 +460,17 @@ export const hi: Translation = {
       name: 'PDF मेटाडेटा क्लीनर',
       description: 'PDF से लेखक, सॉफ़्टवेयर, तारीखें और दूसरी छिपी जानकारी हटाएँ।',
     },
-    'pdf-to-images': { name: 'PDF से इमेज', description: 'PDF के हर पेज को इमेज के रूप में सेव करें।' },
-    'add-watermark': { name: 'वॉटरमार्क जोड़ें', description: 'PDF के हर पेज पर टेक्स्ट का वॉटरमार्क लगाएँ।' },
-    'rotate-pdf': { name: 'PDF घुमाएँ', description: 'PDF के पेजों को घुमाकर सीधा करें।' },
+    'pdf-to-images': {
+      name: 'PDF से इमेज',
+      description: 'PDF के हर पेज को इमेज के रूप में सेव करें।',
+      keywords: 'छवियाँ, छवि, तस्वीरें',
+    },
+    'add-watermark': {
+      name: 'वॉटरमार्क जोड़ें',
+      description: 'PDF के हर पेज पर टेक्स्ट का वॉटरमार्क लगाएँ।',
+      keywords: 'वॉटरमार्क, मुहर',
+    },
+    'rotate-pdf': { name: 'PDF घुमाएँ', description: 'PDF के पेजों को घुमाकर सीधा करें।', keywords: 'घुमाएँ, रोटेट' },
     'pdf-from-url': { name: 'वेब पेज से PDF', description: 'किसी वेब पते पर मौजूद पेज को PDF के रूप में सेव करें।' },
     'screenshot-to-pdf': {
       name: 'स्क्रीनशॉट से PDF',
@@ -445,6 +483,7 @@ export const hi: Translation = {
     'pdf-ocr': {
       name: 'PDF OCR',
       description: 'स्कैन किए गए PDF या किसी पेज की फ़ोटो को खोजने योग्य बनाएँ, ऐसे टेक्स्ट के साथ जिसे आप चुन और कॉपी कर सकें।',
+      keywords: 'ओसीआर, स्कैन, टेक्स्ट पहचान',
     },
     'add-page-numbers': {
       name: 'पेज नंबर जोड़ें',
@@ -465,14 +504,17 @@ export const hi: Translation = {
     'extract-images': {
       name: 'PDF से चित्र निकालें',
       description: 'PDF में जुड़े हर चित्र को अलग फ़ाइल के रूप में सहेजें: फ़ोटो JPEG में, बाकी PNG में।',
+      keywords: 'छवियाँ, तस्वीरें',
     },
     'protect-pdf': {
       name: 'PDF सुरक्षित करें',
       description: 'PDF पर पासवर्ड लगाएँ, और चुनें कि उसे खोलने वाले क्या कर सकते हैं।',
+      keywords: 'सुरक्षित, पासवर्ड, लॉक',
     },
     'repair-pdf': {
       name: 'PDF ठीक करें',
       description: 'खराब PDF को ठीक करें ताकि वह फिर से खुले, उन सभी पन्नों और शब्दों के साथ जो बचाए जा सकते हैं।',
+      keywords: 'ठीक करें, मरम्मत, खराब',
     },
     'pdf-to-pdfa': {
       name: 'PDF से PDF/A',
@@ -481,6 +523,7 @@ export const hi: Translation = {
     'compare-pdf': {
       name: 'PDF की तुलना करें',
       description: 'देखें कि PDF के दो संस्करणों के बीच क्या बदला: हटाए, जोड़े और बदले गए शब्द, पेज दर पेज।',
+      keywords: 'तुलना, अंतर, बदलाव, संस्करण',
     },
   },
   errors: {

@@ -40,8 +40,13 @@ export function translate(language: Language, key: string, values: Record<string
   );
 }
 
+/** Counts switches: a language whose dictionary arrives after a later choice is dropped. */
+let switches = 0;
+
 export async function switchLanguage(language: Language): Promise<void> {
+  const switchNumber = ++switches;
   if (language !== 'en') loaded[language] ??= await loaders[language]();
+  if (switchNumber !== switches) return;
   current = language;
   document.documentElement.lang = language;
   document.documentElement.dir = languages[language].dir;

@@ -18,7 +18,7 @@ export function useLanguageCode(): string {
   return useLanguage();
 }
 
-/** The key of a tool's translated name or description. */
-export function toolKey(id: string, field: 'name' | 'description'): CopyKey {
+/** The key of a tool's translated name, description or search keywords. */
+export function toolKey(id: string, field: 'name' | 'description' | 'keywords'): CopyKey {
   return `tools.${id}.${field}` as CopyKey;
 }

@@ -5,6 +5,7 @@ import { postSummaries } from '../blog/posts.server.ts';
 import type { PostSummary } from '../blog/types.ts';
 import { blog } from '../i18n/en/blog.ts';
 import { useT } from '../i18n/use-t.ts';
+import { useHydrated } from '../lib/hydrated.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { blog as blogJsonLd } from '../lib/structured-data.ts';
 
@@ -36,7 +37,9 @@ export function filterPosts(posts: PostSummary[], query: string, category: Categ
 export default function Blog() {
   const t = useT();
   const { posts } = useLoaderData<typeof loader>();
-  const [params, setParams] = useSearchParams();
+  const [search, setParams] = useSearchParams();
+  // The page was prerendered without a query: it applies one (?q=, ?page=) once hydrated.
+  const params = useHydrated() ? search : new URLSearchParams();
   const query = params.get('q') ?? '';
   const category = (blogCategories as readonly string[]).includes(params.get('category') ?? '')
     ? (params.get('category') as Category)

@@ -1,4 +1,5 @@
 import { findTool, takesMany, tools, type Tool } from '../lib/tools.ts';
+import { fileKinds } from '@quire/catalog/kinds';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ToolCard } from '../components/ToolCard.tsx';
@@ -7,6 +8,7 @@ import { english } from '../i18n/dictionary.ts';
 import { toolKey, useT } from '../i18n/use-t.ts';
 import { downloadUrl, readableName } from '../lib/api.ts';
 import { handOff } from '../lib/handoff.ts';
+import { resultKind, takesKind, toolsFor } from '../lib/next-tools.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { howTo } from '../lib/structured-data.ts';
 import { useUsage } from '../lib/usage.ts';
@@ -29,12 +31,63 @@ export function meta({ params }: { params: { toolId?: string } }) {
   });
 }
 
-/** Where a result can go next: merge, compress and unlock. */
+/** The spec's next steps: merge, compress and unlock. */
 const nextSteps = [
   { id: 'pdf-merge', key: 'tool.nextMerge' },
   { id: 'pdf-compress', key: 'tool.nextCompress' },
   { id: 'pdf-unlock', key: 'tool.nextUnlock' },
 ] as const;
+const nextStepIds: readonly string[] = nextSteps.map((s) => s.id);
+
+/**
+ * "What can I do next?": the spec's three links, which carry a PDF result along; after a result, the
+ * other tools that read its kind, which carry it too; before one, what the links will do.
+ */
+function NextSteps({ from, result }: { from: string; result: Result | undefined }) {
+  const t = useT();
+  const kind = result && resultKind(result.download);
+  const kindLabel = kind ? fileKinds[kind].label : '';
+  const carry = (next: Tool | undefined) => {
+    if (result && next && takesKind(next, kind)) handOff(downloadUrl(result.download), readableName(result.download));
+  };
+  const specTakes = nextSteps.every((step) => takesKind(findTool(step.id)!, kind));
+  const others = toolsFor(kind, from, tools).filter((tool) => !nextStepIds.includes(tool.id));
+  let note = t('tool.nextBefore');
+  if (result) note = specTakes ? t('tool.nextCarry') : t('tool.nextNotPdf', { kind: kindLabel });
+  return (
+    <section aria-labelledby="next">
+      <h2 id="next">{t('tool.next')}</h2>
+      <p className="next-note">{note}</p>
+      <ul className="next-steps">
+        {nextSteps.map((step) => (
+          <li key={step.id}>
+            <Link to={`/tools/${step.id}`} onClick={() => carry(findTool(step.id))}>
+              {t(step.key)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {result && (
+        <>
+          <p className="next-note">
+            {others.length > 0 ? t('tool.nextOther', { kind: kindLabel }) : t('tool.nextNone', { kind: kindLabel })}
+          </p>
+          {others.length > 0 && (
+            <ul className="next-tools chips">
+              {others.map((tool) => (
+                <li key={tool.id}>
+                  <Link to={`/tools/${tool.id}`} className="chip" onClick={() => carry(tool)}>
+                    <span aria-hidden="true">{tool.icon}</span> {t(toolKey(tool.id, 'name'))}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
 
 function Trending({ except }: { except?: string }) {
   const t = useT();
@@ -71,7 +124,6 @@ function ToolPage({ tool }: { tool: Tool }) {
   const [result, setResult] = useState<Result>();
   const label = t(toolKey(tool.id, 'name'));
   const many = takesMany(tool);
-  const resultIsPdf = result?.download.toLowerCase().endsWith('.pdf');
   const faqs = [
     [t('tool.faqSafeQuestion', { label }), t('tool.faqSafeAnswer')],
     [t('tool.faqMobileQuestion'), t('tool.faqMobileAnswer')],
@@ -101,23 +153,7 @@ function ToolPage({ tool }: { tool: Tool }) {
       <p>
         <Link to={`/blog/${tool.id}-guide`}>📖 {t('tool.guide')}</Link>
       </p>
-      <section aria-labelledby="next">
-        <h2 id="next">{t('tool.next')}</h2>
-        <ul className="next-steps">
-          {nextSteps.map((step) => (
-            <li key={step.id}>
-              <Link
-                to={`/tools/${step.id}`}
-                onClick={() => {
-                  if (result && resultIsPdf) handOff(downloadUrl(result.download), readableName(result.download));
-                }}
-              >
-                {t(step.key)}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <NextSteps from={tool.id} result={result} />
       <section aria-labelledby="faq">
         <h2 id="faq">{t('tool.faqTitle')}</h2>
         <dl className="faq">

@@ -14,6 +14,7 @@ import {
   optionFields,
   pdfPermissions,
   headerMenus,
+  menusOf,
   parseOptions,
   outputKind,
   parsePageRanges,
@@ -138,6 +139,23 @@ describe('the tool catalog', () => {
     expect(headerMenus.map((m) => m.group)).toEqual(['Convert', 'Extract', 'Edit']);
     expect(blogCategories).toEqual(['All', 'Convert', 'Extract', 'Edit']);
     expect(constants.blogPageSize).toBe(12);
+  });
+
+  it('lists every tool in exactly one header menu, the spec entries first and in order', () => {
+    const menus = menusOf(all);
+    expect(menus.map((m) => m.group)).toEqual(['Convert', 'Extract', 'Edit', 'More']);
+    const ids = menus.flatMap((m) => m.tools.map((t) => t.id));
+    expect([...ids].sort()).toEqual(all.map((t) => t.id).sort());
+    headerMenus.forEach((spec, i) =>
+      expect(menus[i]!.tools.map((t) => t.id).slice(0, spec.tools.length)).toEqual(spec.tools),
+    );
+    for (const id of ['image-to-pdf', 'pdf-metadata-cleaner', 'pdf-to-html', 'pdf-from-url', 'screenshot-to-pdf']) {
+      expect(ids, id).toContain(id);
+    }
+    // A new tool joins its category's menu; one of a category without a menu joins "More".
+    const added = menusOf([...all, { id: 'new-edit', category: 'Edit' }, { id: 'new-util', category: 'Utility' }]);
+    expect(added[2]!.tools.at(-1)!.id).toBe('new-edit');
+    expect(added[3]!.tools.map((t) => t.id)).toContain('new-util');
   });
 
   it('gives every error code a status and a message', () => {

@@ -10,6 +10,7 @@ import { takesPassword, tools } from './tools.ts';
 export interface SiteTool {
   id: string;
   aliases: readonly string[];
+  keywords: readonly string[];
   name: string;
   description: string;
   icon: string;
@@ -25,6 +26,7 @@ export function siteTools(): SiteTool[] {
   return tools.map((t) => ({
     id: t.id,
     aliases: t.aliases,
+    keywords: t.keywords,
     name: t.name,
     description: t.description,
     icon: t.icon,

@@ -1,45 +1,41 @@
-import type { Category } from './tool-definition.ts';
+import { categories, type Category } from './tool-definition.ts';
 import type { ToolId } from './tools.ts';
 
-/** The header's tool menus. The watermark tool appears under its canonical id. */
+/**
+ * The spec's header menus, in the spec's order. The site shows each with the rest of its category's tools
+ * after these (see {@link menusOf}), so a new tool joins its menu without an edit here.
+ */
 export const headerMenus = [
-  {
-    group: 'Convert',
-    tools: [
-      'jpg-to-pdf',
-      'word-to-pdf',
-      'excel-to-pdf',
-      'ppt-to-pdf',
-      'html-to-pdf',
-      'pdf-ocr',
-      'markdown-to-pdf',
-      'pdf-to-pdfa',
-    ],
-  },
-  {
-    group: 'Extract',
-    tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images', 'extract-images'],
-  },
+  { group: 'Convert', tools: ['jpg-to-pdf', 'word-to-pdf', 'excel-to-pdf', 'ppt-to-pdf', 'html-to-pdf'] },
+  { group: 'Extract', tools: ['pdf-to-word', 'pdf-to-excel', 'pdf-to-ppt', 'pdf-to-text', 'pdf-to-images'] },
   {
     group: 'Edit',
-    tools: [
-      'pdf-merge',
-      'pdf-split',
-      'pdf-compress',
-      'pdf-unlock',
-      'add-watermark',
-      'rotate-pdf',
-      'pdf-page-remove',
-      'add-page-numbers',
-      'crop-pdf',
-      'organize-pdf',
-      'protect-pdf',
-      'repair-pdf',
-      'fill-pdf-form',
-      'flatten-pdf',
-    ],
+    tools: ['pdf-merge', 'pdf-split', 'pdf-compress', 'pdf-unlock', 'add-watermark', 'rotate-pdf', 'pdf-page-remove'],
   },
 ] as const satisfies readonly { group: Category; tools: readonly ToolId[] }[];
+
+/** The menu a category's tools are listed in: its own when the spec has one, else "More". */
+export type MenuGroup = (typeof headerMenus)[number]['group'] | 'More';
+
+/**
+ * Every tool in one menu: the spec's entries first, then each category's other tools in catalog order;
+ * the categories without a menu of their own (Security, Utility, Preview) share a last menu, "More".
+ */
+export function menusOf<T extends { id: string; category: Category }>(
+  catalog: readonly T[],
+): { group: MenuGroup; tools: T[] }[] {
+  const byId = new Map(catalog.map((t) => [t.id, t]));
+  const menus = headerMenus.map(({ group, tools: listed }) => ({
+    group: group as MenuGroup,
+    tools: [
+      ...listed.flatMap((id) => byId.get(id) ?? []),
+      ...catalog.filter((t) => t.category === group && !(listed as readonly string[]).includes(t.id)),
+    ],
+  }));
+  const shown = new Set(menus.flatMap((m) => m.tools.map((t) => t.id)));
+  const more = categories.flatMap((c) => catalog.filter((t) => t.category === c && !shown.has(t.id)));
+  return more.length > 0 ? [...menus, { group: 'More', tools: more }] : menus;
+}
 
 /** Footer link columns: tools by id, other links by route. */
 export const footerColumns = {

@@ -22,6 +22,8 @@ export type ToolOutput = FileKind | { option: string; kinds: Readonly<Record<str
 export interface Tool {
   id: string;
   aliases: readonly string[];
+  /** Common words people search for this tool by, in English (the site's dictionaries translate them). */
+  keywords: readonly string[];
   name: string;
   description: string;
   /** A path, or an emoji when it holds no slash. */

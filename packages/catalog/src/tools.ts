@@ -29,6 +29,7 @@ const definitions = [
   defineTool({
     id: 'jpg-to-pdf',
     aliases: [],
+    keywords: ['image', 'photo', 'picture', 'jpeg', 'png', 'scan'],
     name: 'JPG to PDF',
     description: 'Turn JPG photos into a PDF, one page each (PNG, WebP, TIFF and AVIF too).',
     icon: '🖼️',
@@ -43,6 +44,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-text',
     aliases: [],
+    keywords: ['txt', 'markdown', 'copy text', 'extract text', 'words'],
     name: 'PDF to Text',
     description: 'Extract the text of a PDF as plain text or Markdown.',
     icon: '📝',
@@ -57,6 +59,7 @@ const definitions = [
   defineTool({
     id: 'word-to-pdf',
     aliases: [],
+    keywords: ['docx', 'doc', 'odt', 'rtf', 'document', 'office'],
     name: 'Word to PDF',
     description: 'Convert Word, OpenDocument and RTF documents to PDF.',
     icon: '📄',
@@ -71,6 +74,7 @@ const definitions = [
   defineTool({
     id: 'excel-to-pdf',
     aliases: [],
+    keywords: ['xlsx', 'xls', 'spreadsheet', 'sheet', 'csv', 'ods'],
     name: 'Excel to PDF',
     description: 'Convert spreadsheets to PDF.',
     icon: '📊',
@@ -85,6 +89,7 @@ const definitions = [
   defineTool({
     id: 'ppt-to-pdf',
     aliases: [],
+    keywords: ['powerpoint', 'pptx', 'slides', 'presentation', 'odp'],
     name: 'PowerPoint to PDF',
     description: 'Convert presentations to PDF.',
     icon: '📽️',
@@ -99,6 +104,7 @@ const definitions = [
   defineTool({
     id: 'html-to-pdf',
     aliases: [],
+    keywords: ['web page', 'website', 'htm'],
     name: 'HTML to PDF',
     description: 'Print a web page file, or a zip of a page and its assets, to PDF.',
     icon: '🌐',
@@ -113,6 +119,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-word',
     aliases: [],
+    keywords: ['docx', 'document', 'editable', 'edit text'],
     name: 'PDF to Word',
     description: 'Turn a PDF into an editable Word document.',
     icon: '📃',
@@ -127,6 +134,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-excel',
     aliases: [],
+    keywords: ['xlsx', 'spreadsheet', 'table', 'csv'],
     name: 'PDF to Excel',
     description: 'Pull the tables of a PDF into a spreadsheet.',
     icon: '📈',
@@ -141,6 +149,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-ppt',
     aliases: [],
+    keywords: ['powerpoint', 'pptx', 'slides', 'presentation'],
     name: 'PDF to PowerPoint',
     description: 'Turn each page of a PDF into an editable slide.',
     icon: '📑',
@@ -155,6 +164,7 @@ const definitions = [
   defineTool({
     id: 'pdf-compress',
     aliases: [],
+    keywords: ['reduce', 'shrink', 'smaller', 'size', 'optimize', 'optimise'],
     name: 'Compress PDF',
     description: 'Make a PDF smaller while keeping it readable.',
     icon: '🗜️',
@@ -171,6 +181,7 @@ const definitions = [
   defineTool({
     id: 'pdf-merge',
     aliases: [],
+    keywords: ['combine', 'join', 'append', 'together', 'concatenate'],
     name: 'Merge PDF',
     description: 'Join several PDFs into one, in the order you choose.',
     icon: '🔗',
@@ -185,6 +196,7 @@ const definitions = [
   defineTool({
     id: 'compare-pdf',
     aliases: ['pdf-compare', 'diff-pdf'],
+    keywords: ['compare', 'diff', 'difference', 'changes', 'versions', 'redline'],
     name: 'Compare PDF',
     description: 'See what changed between two versions of a PDF: the words removed, added and changed, page by page.',
     icon: '🔍',
@@ -199,6 +211,7 @@ const definitions = [
   defineTool({
     id: 'pdf-split',
     aliases: [],
+    keywords: ['separate', 'divide', 'extract pages', 'cut'],
     name: 'Split PDF',
     description: 'Split a PDF into single pages or the ranges you choose.',
     icon: '✂️',
@@ -213,6 +226,7 @@ const definitions = [
   defineTool({
     id: 'pdf-unlock',
     aliases: [],
+    keywords: ['remove password', 'decrypt', 'unprotect', 'unsecure'],
     name: 'Unlock PDF',
     description: 'Remove the password and restrictions from a PDF you may open.',
     icon: '🔓',
@@ -227,6 +241,7 @@ const definitions = [
   defineTool({
     id: 'image-to-pdf',
     aliases: [],
+    keywords: ['images', 'png', 'bmp', 'gif', 'webp', 'tiff', 'photo', 'picture'],
     name: 'Image to PDF',
     description: 'Turn PNG, WebP, TIFF, AVIF, GIF, BMP and JPG images into a PDF, one page each.',
     icon: '🏞️',
@@ -241,6 +256,7 @@ const definitions = [
   defineTool({
     id: 'pdf-page-remove',
     aliases: [],
+    keywords: ['delete pages', 'remove pages', 'delete'],
     name: 'Remove PDF Pages',
     description: 'Delete the pages you do not need from a PDF.',
     icon: '🗑️',
@@ -255,6 +271,7 @@ const definitions = [
   defineTool({
     id: 'pdf-metadata-cleaner',
     aliases: [],
+    keywords: ['metadata', 'privacy', 'author', 'properties', 'anonymize', 'clean'],
     name: 'PDF Metadata Cleaner',
     description: 'Remove the author, software, dates and other hidden details from a PDF.',
     icon: '🧹',
@@ -269,6 +286,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-images',
     aliases: [],
+    keywords: ['image', 'jpg', 'png', 'pictures', 'photos'],
     name: 'PDF to Images',
     description: 'Save every page of a PDF as an image.',
     icon: '🖼️',
@@ -286,6 +304,7 @@ const definitions = [
   defineTool({
     id: 'add-watermark',
     aliases: ['watermark-pdf'],
+    keywords: ['stamp', 'confidential', 'draft', 'mark'],
     name: 'Add Watermark',
     description: 'Stamp text across every page of a PDF.',
     icon: '💧',
@@ -304,6 +323,7 @@ const definitions = [
   defineTool({
     id: 'rotate-pdf',
     aliases: [],
+    keywords: ['turn', 'flip', 'orientation', 'landscape', 'upside down'],
     name: 'Rotate PDF',
     description: 'Turn the pages of a PDF the right way up.',
     icon: '🔄',
@@ -321,6 +341,7 @@ const definitions = [
   defineTool({
     id: 'pdf-from-url',
     aliases: [],
+    keywords: ['url', 'link', 'website', 'web page', 'address'],
     name: 'Web Page to PDF',
     description: 'Save the page at a web address as a PDF.',
     icon: '🔗',
@@ -335,6 +356,7 @@ const definitions = [
   defineTool({
     id: 'screenshot-to-pdf',
     aliases: [],
+    keywords: ['capture', 'screen', 'website', 'url', 'web page'],
     name: 'Screenshot to PDF',
     description: 'Capture a web page as it looks on screen, whole, into a PDF.',
     icon: '📸',
@@ -349,6 +371,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-html',
     aliases: [],
+    keywords: ['web page', 'website', 'html', 'browser'],
     name: 'PDF to HTML',
     description: 'Turn a PDF into one web page that keeps its text and images.',
     icon: '🧾',
@@ -363,6 +386,7 @@ const definitions = [
   defineTool({
     id: 'pdf-ocr',
     aliases: [],
+    keywords: ['ocr', 'scan', 'scanned', 'searchable', 'recognize text', 'text recognition'],
     name: 'OCR PDF',
     description: 'Make a scanned PDF or photo of a page searchable, with text you can select and copy.',
     icon: '🔍',
@@ -384,6 +408,7 @@ const definitions = [
   defineTool({
     id: 'protect-pdf',
     aliases: [],
+    keywords: ['password', 'encrypt', 'lock', 'secure', 'permissions'],
     name: 'Protect PDF',
     description: 'Lock a PDF with a password, and choose what people who open it may do.',
     icon: '🔒',
@@ -411,6 +436,7 @@ const definitions = [
   defineTool({
     id: 'repair-pdf',
     aliases: [],
+    keywords: ['fix', 'broken', 'corrupt', 'damaged', 'recover'],
     name: 'Repair PDF',
     description: 'Fix a damaged PDF so that it opens again, with every page and word that can be saved.',
     icon: '🩹',
@@ -425,6 +451,7 @@ const definitions = [
   defineTool({
     id: 'add-page-numbers',
     aliases: [],
+    keywords: ['numbering', 'pagination', 'page number', 'footer'],
     name: 'Add Page Numbers',
     description: 'Number the pages of a PDF, in the corner and style you choose.',
     icon: '🔢',
@@ -449,6 +476,7 @@ const definitions = [
   defineTool({
     id: 'crop-pdf',
     aliases: [],
+    keywords: ['trim', 'margins', 'cut'],
     name: 'Crop PDF',
     description: 'Trim the margins of PDF pages, by hand or automatically.',
     icon: '✂️',
@@ -478,6 +506,7 @@ const definitions = [
   defineTool({
     id: 'organize-pdf',
     aliases: [],
+    keywords: ['reorder', 'rearrange', 'sort pages', 'move pages', 'duplicate', 'blank page'],
     name: 'Organize PDF',
     description: 'Reorder, rotate, duplicate, delete and add blank pages of a PDF in one go, from one page plan.',
     icon: '🗂️',
@@ -492,6 +521,7 @@ const definitions = [
   defineTool({
     id: 'markdown-to-pdf',
     aliases: [],
+    keywords: ['md', 'readme'],
     name: 'Markdown to PDF',
     description: 'Print a Markdown file, or a zip of one with its images, as a clean PDF document.',
     icon: '📝',
@@ -506,6 +536,7 @@ const definitions = [
   defineTool({
     id: 'extract-images',
     aliases: [],
+    keywords: ['images', 'photos', 'pictures', 'save images'],
     name: 'Extract Images from PDF',
     description: 'Save every image embedded in a PDF as a file of its own: photos as JPEG, the rest as PNG.',
     icon: '🏞️',
@@ -520,6 +551,7 @@ const definitions = [
   defineTool({
     id: 'pdf-to-pdfa',
     aliases: [],
+    keywords: ['pdf/a', 'archive', 'archiving', 'long-term'],
     name: 'PDF to PDF/A',
     description: 'Make a PDF/A copy of a PDF for long-term archiving, with its fonts embedded.',
     icon: '🗄️',
@@ -534,6 +566,7 @@ const definitions = [
   defineTool({
     id: 'fill-pdf-form',
     aliases: [],
+    keywords: ['form', 'fill', 'fill in', 'fields', 'acroform'],
     name: 'Fill PDF Form',
     description: 'Fill in the fields of a PDF form, and flatten it if you like, so that no one can change them.',
     icon: '🖊️',
@@ -549,6 +582,7 @@ const definitions = [
   defineTool({
     id: 'flatten-pdf',
     aliases: [],
+    keywords: ['flatten', 'form', 'annotations', 'burn in'],
     name: 'Flatten PDF',
     description:
       'Burn the form fields and comments of a PDF into its pages, as they look, so that they can no longer be changed.',
