@@ -22,6 +22,12 @@ export function Header() {
   // After hydration: the sign-in pages always need the auth state, other pages only for a returning user.
   useEffect(() => startAuth(authPages.includes(pathname.replace(/\/+$/, ''))), [pathname]);
 
+  async function logOut() {
+    // The provider's module loads only when needed; a signed-in visitor has it already.
+    await (await import('../lib/sign-in.ts')).signOut();
+    if (authPages.includes(pathname.replace(/\/+$/, ''))) void navigate('/');
+  }
+
   function search(e: FormEvent) {
     e.preventDefault();
     const id = searchTool(query);
@@ -76,9 +82,14 @@ export function Header() {
           {/* Until the first auth state is known this part keeps its place, unseen: no signed-out flash. */}
           <span className={status === 'loading' ? 'auth-links pending' : 'auth-links'}>
             {status === 'signed-in' && user ? (
-              <Link to="/account" className="account-link">
-                {shortName(user)}
-              </Link>
+              <>
+                <Link to="/account" className="account-link">
+                  {shortName(user)}
+                </Link>
+                <button type="button" className="link-button logout" onClick={() => void logOut()}>
+                  {t('nav.logout')}
+                </button>
+              </>
             ) : (
               <>
                 <Link to="/login">{t('nav.login')}</Link>

@@ -26,6 +26,7 @@ export const en = {
     login: 'Login',
     signup: 'Signup',
     account: 'Account',
+    logout: 'Log out',
     menu: 'Menu',
   },
   categories: {

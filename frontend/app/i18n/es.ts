@@ -22,6 +22,7 @@ export const es: Translation = {
     login: 'Iniciar sesión',
     signup: 'Registrarse',
     account: 'Cuenta',
+    logout: 'Cerrar sesión',
     menu: 'Menú',
   },
   categories: {
@@ -363,6 +364,22 @@ export const es: Translation = {
     googleFailed: 'Error al iniciar sesión con Google: ',
     signupFailed: 'Error al registrarse: ',
     unavailable: 'El inicio de sesión no está configurado en este sitio.',
+    problems: {
+      userNotFound: 'No hay ninguna cuenta con esta dirección de correo. Revísala o regístrate.',
+      wrongPassword: 'Esta contraseña no es la de esta cuenta. Inténtalo de nuevo o restablécela.',
+      invalidCredential:
+        'La dirección de correo o la contraseña no son correctas. Revisa ambas o restablece la contraseña.',
+      weakPassword: 'Esta contraseña es demasiado débil. Elige una más larga.',
+      emailInUse: 'Ya hay una cuenta con esta dirección de correo. Inicia sesión o restablece su contraseña.',
+      invalidEmail: 'Esta dirección de correo no es válida. Revísala.',
+      tooManyRequests: 'Demasiados intentos. Espera unos minutos o restablece tu contraseña.',
+      network: 'No se pudo contactar con el servicio de inicio de sesión. Revisa tu conexión e inténtalo de nuevo.',
+      other: 'No ha funcionado. Inténtalo de nuevo.',
+    },
+    forgot: '¿Olvidaste tu contraseña?',
+    resetNeedsEmail: 'Escribe tu dirección de correo arriba y vuelve a elegir «¿Olvidaste tu contraseña?».',
+    resetSent:
+      'Hemos enviado a {{email}} un enlace para elegir una nueva contraseña. Puede tardar un minuto en llegar.',
     googleUnavailable:
       'El inicio de sesión con Google necesita los servidores de Google; esta copia del sitio usa su emulador local.',
   },

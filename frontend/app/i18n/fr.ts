@@ -22,6 +22,7 @@ export const fr: Translation = {
     login: 'Connexion',
     signup: 'Inscription',
     account: 'Compte',
+    logout: 'Se déconnecter',
     menu: 'Menu',
   },
   categories: {
@@ -365,6 +366,23 @@ export const fr: Translation = {
     googleFailed: 'Échec de la connexion avec Google : ',
     signupFailed: 'Échec de l’inscription : ',
     unavailable: 'La connexion n’est pas configurée sur ce site.',
+    problems: {
+      userNotFound: 'Aucun compte n’utilise cette adresse e-mail. Vérifiez-la, ou inscrivez-vous.',
+      wrongPassword: 'Ce mot de passe n’est pas celui de ce compte. Réessayez, ou réinitialisez-le.',
+      invalidCredential:
+        'L’adresse e-mail ou le mot de passe n’est pas correct. Vérifiez les deux, ou réinitialisez le mot de passe.',
+      weakPassword: 'Ce mot de passe est trop faible. Veuillez en choisir un plus long.',
+      emailInUse:
+        'Un compte utilise déjà cette adresse e-mail. Connectez-vous plutôt, ou réinitialisez son mot de passe.',
+      invalidEmail: 'Cette adresse e-mail n’est pas valide. Veuillez la vérifier.',
+      tooManyRequests: 'Trop de tentatives. Patientez quelques minutes, ou réinitialisez votre mot de passe.',
+      network: 'Le service de connexion est injoignable. Vérifiez votre connexion et réessayez.',
+      other: 'Cela n’a pas fonctionné. Veuillez réessayer.',
+    },
+    forgot: 'Mot de passe oublié ?',
+    resetNeedsEmail: 'Saisissez votre adresse e-mail ci-dessus, puis choisissez à nouveau « Mot de passe oublié ? ».',
+    resetSent:
+      'Nous avons envoyé à {{email}} un lien pour choisir un nouveau mot de passe. Il peut mettre une minute à arriver.',
     googleUnavailable:
       'La connexion avec Google a besoin des serveurs de Google ; cette copie du site utilise son émulateur local.',
   },
