@@ -141,7 +141,7 @@ export const ar: Translation = {
     heic: 'الملف {{file}} صورة HEIC لا تستطيع أداة {{tool}} قراءتها؛ يُرجى حفظها بتنسيق JPEG أولًا.',
     optionPages: '{{option}}: يحتوي هذا المستند على {{pages}} صفحة؛ استخدم أرقام صفحات من 1 إلى {{pages}}.',
     optionOnePage: '{{option}}: يحتوي هذا المستند على صفحة واحدة فقط (1).',
-    optionInvalid: '{{option}}: هذه القيمة غير مسموح بها.',
+    optionInvalid: '{{option}}: يُرجى ملء هذا الحقل أو تصحيحه.',
     step: 'الخطوة {{step}} ({{tool}}): {{message}}',
   },
   checks: {

@@ -145,7 +145,7 @@ export const en = {
     heic: '{{file}} is a HEIC photo, which {{tool}} cannot read; please save it as JPEG first.',
     optionPages: '{{option}}: this document has {{pages}} pages; use page numbers from 1 to {{pages}}.',
     optionOnePage: '{{option}}: this document has only 1 page.',
-    optionInvalid: '{{option}}: this value is not allowed.',
+    optionInvalid: '{{option}}: please fill in or correct this field.',
     step: 'Step {{step}} ({{tool}}): {{message}}',
   },
   checks: {

@@ -141,7 +141,7 @@ export const es: Translation = {
     heic: '{{file}} es una foto HEIC, que {{tool}} no puede leer; guárdala antes como JPEG.',
     optionPages: '{{option}}: este documento tiene {{pages}} páginas; usa números de página del 1 al {{pages}}.',
     optionOnePage: '{{option}}: este documento solo tiene 1 página.',
-    optionInvalid: '{{option}}: este valor no está permitido.',
+    optionInvalid: '{{option}}: rellena o corrige este campo.',
     step: 'Paso {{step}} ({{tool}}): {{message}}',
   },
   checks: {

@@ -142,7 +142,7 @@ export const fr: Translation = {
     heic: '{{file}} est une photo HEIC, que {{tool}} ne sait pas lire ; enregistrez-la d’abord en JPEG.',
     optionPages: '{{option}} : ce document a {{pages}} pages ; utilisez des numéros de page de 1 à {{pages}}.',
     optionOnePage: '{{option}} : ce document n’a qu’une page (1).',
-    optionInvalid: '{{option}} : cette valeur n’est pas autorisée.',
+    optionInvalid: '{{option}} : veuillez remplir ou corriger ce champ.',
     step: 'Étape {{step}} ({{tool}}) : {{message}}',
   },
   checks: {

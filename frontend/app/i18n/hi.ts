@@ -141,7 +141,7 @@ export const hi: Translation = {
     heic: '{{file}} एक HEIC फ़ोटो है, जिसे {{tool}} नहीं पढ़ सकता; कृपया पहले इसे JPEG के रूप में सहेजें।',
     optionPages: '{{option}}: इस दस्तावेज़ में {{pages}} पेज हैं; 1 से {{pages}} तक के पेज नंबर इस्तेमाल करें।',
     optionOnePage: '{{option}}: इस दस्तावेज़ में केवल 1 पेज है।',
-    optionInvalid: '{{option}}: यह मान मान्य नहीं है।',
+    optionInvalid: '{{option}}: कृपया यह फ़ील्ड भरें या ठीक करें।',
     step: 'चरण {{step}} ({{tool}}): {{message}}',
   },
   checks: {
