@@ -9,17 +9,8 @@ const { call } = useEditor();
 
 /** A page rendered in gray at a low resolution: width, height and one byte per pixel. */
 function render(file: string, page: number, dpi = 24): { width: number; height: number; pixels: Buffer } {
-  const out = execFileSync('pdftoppm', [
-    '-cropbox',
-    '-gray',
-    '-r',
-    String(dpi),
-    '-f',
-    String(page),
-    '-l',
-    String(page),
-    file,
-  ]);
+  const range = ['-f', String(page), '-l', String(page)];
+  const out = execFileSync('pdftoppm', ['-cropbox', '-gray', '-r', String(dpi), ...range, file]);
   const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(out.subarray(0, 40).toString('latin1'))!;
   return { width: Number(header[1]), height: Number(header[2]), pixels: out.subarray(header[0].length) };
 }
