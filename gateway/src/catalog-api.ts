@@ -44,7 +44,22 @@ const errorSchema = {
     error: {
       type: 'object',
       required: ['code', 'message'],
-      properties: { code: { type: 'string', enum: Object.keys(errorCodes) }, message: { type: 'string' } },
+      properties: {
+        code: { type: 'string', enum: Object.keys(errorCodes) },
+        message: { type: 'string' },
+        details: {
+          type: 'object',
+          description: 'What the error is about, where known (see ErrorDetails in the catalog)',
+          properties: {
+            file: { type: 'string' },
+            kind: { type: 'string' },
+            tool: { type: 'string' },
+            option: { type: 'string' },
+            pages: { type: 'integer' },
+            step: { type: 'integer' },
+          },
+        },
+      },
     },
   },
 };
@@ -94,7 +109,11 @@ const download = {
       schema: {
         type: 'object',
         required: ['download'],
-        properties: { download: { type: 'string' }, properties: { type: 'object' } },
+        properties: {
+          download: { type: 'string' },
+          expiresAt: { type: 'string', format: 'date-time' },
+          properties: { type: 'object' },
+        },
       },
     },
   },

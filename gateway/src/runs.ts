@@ -11,7 +11,7 @@ import {
   type Tool,
 } from '@quire/catalog';
 import { ToolError, safeName, toToolError, trackRequest, type Job, type Logger } from '@quire/base';
-import { checkPublicUrl, checkToolRequest, runJob, unsupportedType, uploadMiddleware } from '@quire/http';
+import { checkPublicUrl, checkToolRequest, emptyFile, runJob, unsupportedType, uploadMiddleware } from '@quire/http';
 import { userOf } from './auth.ts';
 import { countUse, recordRun, type Db } from './db.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -134,7 +134,9 @@ export function runChain(deps: RunDeps) {
           expiresAt: new Date(Date.now() + deps.store.ttlMs),
         });
       }
-      res.json({ download, properties: output.properties });
+      // When the result stops being downloadable, so that a shared link can say how long it works.
+      const expiresAt = new Date(Date.now() + deps.store.ttlMs).toISOString();
+      res.json({ download, expiresAt, properties: output.properties });
       finish('ok');
     } catch (err) {
       finish(toToolError(err).code);
@@ -187,7 +189,9 @@ function isUploadCheck(tool: Tool, form: RelayedForm, e: ToolError): boolean {
   if (count) return same(count);
   const options = parseOptions(tool, form.fields);
   if (!options.ok && same(options)) return true;
-  return form.files.some((name) => same(unsupportedType(tool, name)) || same(unsupportedType(tool, name, true)));
+  return form.files.some(
+    (name) => same(emptyFile(name)) || same(unsupportedType(tool, name)) || same(unsupportedType(tool, name, true)),
+  );
 }
 
 /** Each step on the one before's result; in a workflow, an error names the step at fault. */
@@ -218,7 +222,11 @@ export async function runSteps(client: ServiceClient, steps: Steps, job: Job, st
       const e = toToolError(err);
       if (steps.chain.length === 1) throw e;
       if (i === 0 && form && (err === form.failed || isUploadCheck(tool, form, e))) throw e;
-      throw new ToolError(e.code, `Step ${i + 1} (${tool.name}): ${e.message}`, { cause: e.cause, headers: e.headers });
+      throw new ToolError(e.code, `Step ${i + 1} (${tool.name}): ${e.message}`, {
+        cause: e.cause,
+        headers: e.headers,
+        details: { ...e.details, tool: tool.id, step: i + 1 },
+      });
     }
     for (const [name, ms] of Object.entries(output.timing)) timing[name] = (timing[name] ?? 0) + ms;
     inputs = [{ path: output.saved, name: output.name, kind: output.kind }];

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { errorCodes, isFileKind, type ErrorCode, type Tool } from '@quire/catalog';
+import { errorCodes, isFileKind, readErrorDetails, type ErrorCode, type Tool } from '@quire/catalog';
 import { ToolError } from '@quire/base';
 import type { Sink, StepOutput } from './service-client.ts';
 
@@ -33,13 +33,14 @@ export async function take(answer: Answer, step: { tool: Tool; sink: Sink }): Pr
 async function errorFrom(answer: Answer, service: string): Promise<ToolError> {
   const body = (await textOf(answer.body)
     .then(JSON.parse)
-    .catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+    .catch(() => undefined)) as { error?: { code?: string; message?: string; details?: unknown } } | undefined;
   const code = body?.error?.code;
   const headers: Record<string, string> = {};
   const retryAfter = answer.header('retry-after');
   if (retryAfter) headers['Retry-After'] = retryAfter;
   if (code && Object.hasOwn(errorCodes, code) && typeof body?.error?.message === 'string') {
-    return new ToolError(code as ErrorCode, body.error.message, { headers });
+    const details = readErrorDetails(body.error.details);
+    return new ToolError(code as ErrorCode, body.error.message, { headers, ...(details ? { details } : {}) });
   }
   return new ToolError(answer.status === 503 ? 'not_available' : 'internal', undefined, {
     cause: new Error(`${service} answered ${answer.status}`),

@@ -137,11 +137,20 @@ describe("the upload's check, made by the service it is passed on to, answered a
     expect(option.body.error).toEqual({
       code: 'invalid_option',
       message: 'The option "angle" must be one of: 90, 180, 270.',
+      details: { option: 'angle' },
     });
     const type = await request(app).post(chain).attach('file', join(corpus, 'pdf-broken/renamed-png-as.pdf'));
     expect(type.body.error).toEqual({
       code: 'unsupported_type',
       message: '"renamed-png-as.pdf" is not a file this tool can read (it takes PDF).',
+      details: { file: 'renamed-png-as.pdf', tool: 'rotate-pdf', kind: 'png' },
+    });
+    const empty = await request(app).post(chain).attach('file', Buffer.alloc(0), 'empty.pdf');
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toEqual({
+      code: 'empty_file',
+      message: '"empty.pdf" is empty (0 bytes).',
+      details: { file: 'empty.pdf' },
     });
     const few = await request(app).post('/api/v1/workflows?steps=pdf-merge,pdf-compress').attach('file', pdf);
     expect(few.body.error).toEqual({ code: 'too_few_files', message: 'This tool needs at least 2 files.' });
@@ -150,6 +159,7 @@ describe("the upload's check, made by the service it is passed on to, answered a
     expect(ran.body.error).toEqual({
       code: 'invalid_option',
       message: 'Step 1 (Rotate PDF): The option "pages" is not valid: the document has 11 pages.',
+      details: { option: 'pages', pages: 11, tool: 'rotate-pdf', step: 1 },
     });
   });
 });

@@ -49,6 +49,10 @@ describe('protect-pdf', () => {
   it('refuses a call without the new password, naming the option', async () => {
     const r = await post(`${base}/api/v1/tools/protect-pdf`, [source], { userPassword: '' });
     expect(r.status).toBe(400);
-    expect(r.body.error).toEqual({ code: 'invalid_option', message: 'The option "userPassword" is required.' });
+    expect(r.body.error).toEqual({
+      code: 'invalid_option',
+      message: 'The option "userPassword" is required.',
+      details: { option: 'userPassword' },
+    });
   });
 });

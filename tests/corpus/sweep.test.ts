@@ -130,6 +130,7 @@ function hasImages(path: string, password?: string): boolean {
  * A tool that repairs what it reads (input.damaged) must recover every one of them that holds a PDF.
  */
 function damaged(f: CorpusFile, tool: Tool, works: string[]): string[] {
+  if (/zero-byte/.test(f.file)) return ['empty_file'];
   if (/qpdf --check exit 0/.test(f.properties)) return works;
   if (/can't find PDF header/.test(f.properties)) return ['unsupported_type'];
   if ('kinds' in tool.input && tool.input.damaged) return works;

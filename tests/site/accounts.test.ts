@@ -17,6 +17,7 @@ import {
   visit,
   waitUntil,
   type OpenedPage,
+  type OpenOptions,
 } from '../lib/browser.ts';
 import { corpusDir } from '../lib/corpus.ts';
 import { settledStatus } from './site.ts';
@@ -50,8 +51,8 @@ afterAll(async () => {
 const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const localPart = (email: string) => email.split('@')[0]!;
 
-async function open(path: string): Promise<Page> {
-  opened = await openPage(browser);
+async function open(path: string, options?: OpenOptions): Promise<Page> {
+  opened = await openPage(browser, options);
   await visit(opened.page, `${base}${path}`);
   return opened.page;
 }
@@ -153,6 +154,84 @@ describe('e-mail sign-in', () => {
     await dialog;
     expect(opened!.dialogs[0]).toMatch(/^Signup failed: Firebase: .*\(auth\/email-already-in-use\)/);
     expect(page.url()).toBe(`${base}/signup`);
+  });
+});
+
+describe('sign-in problems in plain words', () => {
+  /** The form's own message once the provider answered, with the spec's alert beside it. */
+  async function problem(page: Page): Promise<string> {
+    const alert = page.locator('main form [role="alert"]');
+    await alert.waitFor({ timeout: pageWaitMs });
+    return (await alert.textContent()) ?? '';
+  }
+
+  it("says why a login or a signup failed, as well as the alert with the provider's message", async () => {
+    const email = unique('carol');
+    await emulatorSignUp(emulatorUrl, email, password);
+    let page = await open('/login');
+    await submitAuthForm(page, unique('nobody'), password, 'Login');
+    expect(await problem(page)).toBe('There is no account with this e-mail address. Check it, or sign up.');
+    expect(opened!.dialogs[0]).toMatch(/^Login failed: Firebase: .*\(auth\/user-not-found\)/);
+
+    await submitAuthForm(page, email, 'not-the-password', 'Login');
+    await page.locator('main form [role="alert"]', { hasText: 'This password' }).waitFor();
+    expect(await problem(page)).toBe('This password is not the one of this account. Try again, or reset it.');
+    expect(await page.locator('main form [role="alert"]').count()).toBe(1);
+
+    page = await open('/signup');
+    await submitAuthForm(page, email, password, 'Sign Up');
+    expect(await problem(page)).toBe(
+      'An account already uses this e-mail address. Log in instead, or reset its password.',
+    );
+    await submitAuthForm(page, unique('weak'), '123', 'Sign Up');
+    await page.locator('main form [role="alert"]', { hasText: 'too weak' }).waitFor();
+    expect(opened!.dialogs.at(-1)).toMatch(/^Signup failed: Firebase: .*\(auth\/weak-password\)/);
+    // Never the provider's raw wording in the form.
+    expect(await page.locator('main form').textContent()).not.toMatch(/Firebase|auth\//);
+  });
+
+  it('on a phone in Arabic: a wrong password said in Arabic, right to left', async () => {
+    const email = unique('dina');
+    await emulatorSignUp(emulatorUrl, email, password);
+    const page = await open('/login', { locale: 'ar', viewport: { width: 390, height: 844 } });
+    await waitUntil(page, `document.documentElement.dir === 'rtl'`, pageWaitMs, 'the Arabic copy');
+    await page.locator('main input#auth-email').fill(email);
+    await page.locator('main input#auth-password').fill('not-the-password');
+    await page.locator('main form button[type="submit"]').click();
+    expect(await problem(page)).toBe('كلمة المرور هذه ليست كلمة مرور هذا الحساب. حاول مرة أخرى، أو أعد تعيينها.');
+    expect(await page.locator('main form [role="alert"]').isVisible()).toBe(true);
+  });
+
+  it('sends a password reset e-mail, which the Auth emulator lists', async () => {
+    const email = unique('erin');
+    await emulatorSignUp(emulatorUrl, email, password);
+    const page = await open('/login');
+    const forgot = page.locator('main').getByRole('button', { name: 'Forgot your password?', exact: true });
+    // Without an address, the form says what to do first.
+    await forgot.click();
+    expect(await problem(page)).toBe('Type your e-mail address above, then choose “Forgot your password?” again.');
+    await page.locator('main input#auth-email').fill(email);
+    await forgot.click();
+    const sent = page.locator('main form [role="status"]', { hasText: 'We sent a link' });
+    await sent.waitFor({ timeout: pageWaitMs });
+    expect(await sent.textContent()).toBe(
+      `We sent a link to choose a new password to \u2068${email}\u2069. It may take a minute to arrive.`,
+    );
+    const res = await fetch(`${emulatorUrl}/emulator/v1/projects/demo-quire/oobCodes`);
+    const { oobCodes } = (await res.json()) as { oobCodes: { email: string; requestType: string }[] };
+    expect(oobCodes.filter((c) => c.email === email).map((c) => c.requestType)).toEqual(['PASSWORD_RESET']);
+    expect(opened!.dialogs).toEqual([]);
+  });
+
+  it('logs out from the header', async () => {
+    const email = unique('finn');
+    await emulatorSignUp(emulatorUrl, email, password);
+    const page = await logIn(email);
+    await page.locator('header').getByRole('button', { name: 'Log out', exact: true }).click();
+    await page.locator('header .auth-links a[href="/login"]').waitFor({ timeout: pageWaitMs });
+    expect(await page.locator('header a.account-link').count()).toBe(0);
+    expect(await localStorageItem(page, 'quire.signedIn')).toBeNull();
+    expect(opened!.errors).toEqual([]);
   });
 });
 

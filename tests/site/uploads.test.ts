@@ -174,25 +174,29 @@ describe('pdf-extract: pdf-to-text', () => {
 });
 
 describe('password flow', () => {
-  it('pdf-unlock asks for the password of an encrypted PDF, then gives an unencrypted result', async () => {
+  it('pdf-unlock shows its password field from the start, refuses a wrong one, and gives an unencrypted result', async () => {
     const encrypted = corpusFiles().find((f) => f.file === 'pdf-encrypted/pdfminer-aes-128.pdf')!;
     expect(encrypted.userPassword).toBeTruthy();
     const page = await toolPage('pdf-unlock');
-    await widget(page).locator('input[type="file"]').setInputFiles(encrypted.path);
-    expect(await widget(page).getByLabel('PDF password').count()).toBe(0);
-
-    expect(await convert(page)).toBe('This PDF is protected. Please enter its password.');
+    // Unlocking is about protected PDFs: the field is there before any file or attempt.
     const field = widget(page).getByLabel('PDF password');
     expect(await field.getAttribute('type')).toBe('password');
+    expect(
+      await widget(page).locator('.hint', { hasText: 'Only if the PDF asks for a password to open.' }).count(),
+    ).toBe(1);
+    await widget(page).locator('input[type="file"]').setInputFiles(encrypted.path);
+    expect(await field.count()).toBe(1);
+
+    expect(await convert(page)).toBe('This PDF is protected. Please enter its password.');
     expect(await widget(page).locator('.result a').count()).toBe(0);
 
     await field.fill('not-the-password');
-    expect(await convert(page, 'Open and convert')).toBe('The password is not correct. Please try again.');
+    expect(await convert(page)).toBe('The password is not correct. Please try again.');
 
     await field.fill(encrypted.userPassword!);
-    await expectSuccess(page, await convert(page, 'Open and convert'));
-    // Success hides the password field and gives the button back its name.
-    expect(await widget(page).getByLabel('PDF password').count()).toBe(0);
+    await expectSuccess(page, await convert(page));
+    // The field stays for the next file; the button keeps its name.
+    expect(await field.count()).toBe(1);
     expect(await widget(page).getByRole('button', { name: 'Convert', exact: true }).count()).toBe(1);
     const result = await downloadResult(page, site.base);
     expect(isEncrypted(result.path)).toBe(false);
@@ -213,10 +217,8 @@ describe('password flow', () => {
     }
     expect(await open.getAttribute('required')).not.toBeNull();
     await widget(page).locator('input[type="file"]').setInputFiles(eleven);
-    // Without the password to open the PDF, the server names the option.
-    expect(await convert(page)).toBe(
-      'An option has a value that is not allowed. The option "userPassword" is required.',
-    );
+    // Without the password to open the PDF, the server names the option; the page says it by its label.
+    expect(await convert(page)).toBe('Password to open the PDF: please fill in or correct this field.');
     await open.fill('site test secret');
     await widget(page).getByLabel('Allow copying text and images').uncheck();
     await expectSuccess(page, await convert(page));
@@ -270,12 +272,14 @@ describe('error texts', () => {
     await done([/Failed to load resource: the server responded with a status of 413/]);
   });
 
-  it('a file that is not a PDF on pdf-compress shows the unsupported_type message', async () => {
+  it('a file that is not a PDF on pdf-compress shows the unsupported_type message, naming the file', async () => {
     const page = await toolPage('pdf-compress');
     await widget(page)
       .locator('input[type="file"]')
       .setInputFiles(join(corpusDir, 'images', 'pillow-hopper.jpg'));
-    expect(await convert(page)).toBe('This type of file is not supported by this tool.');
+    expect(await convert(page)).toBe(
+      '\u2068pillow-hopper.jpg\u2069 is of type \u2068JPEG\u2069; Compress PDF takes \u2068PDF\u2069.',
+    );
     expect(await widget(page).locator('.result a').count()).toBe(0);
     await done([/Failed to load resource: the server responded with a status of 415/]);
   });

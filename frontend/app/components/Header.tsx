@@ -1,7 +1,7 @@
 import { menusOf } from '@quire/catalog/site';
 import { tools } from '../lib/tools.ts';
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toolKey, useT } from '../i18n/use-t.ts';
 import { authPages, shortName, startAuth, useAuth } from '../lib/auth.ts';
 import { DarkModeSwitch } from './DarkModeSwitch.tsx';
@@ -16,9 +16,16 @@ export function Header() {
   // On a phone the search sits behind a button, so that the sticky header stays one short row.
   const [searching, setSearching] = useState(false);
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const { status, user } = useAuth();
   // After hydration: the sign-in pages always need the auth state, other pages only for a returning user.
   useEffect(() => startAuth(authPages.includes(pathname.replace(/\/+$/, ''))), [pathname]);
+
+  async function logOut() {
+    // The provider's module loads only when needed; a signed-in visitor has it already.
+    await (await import('../lib/sign-in.ts')).signOut();
+    if (authPages.includes(pathname.replace(/\/+$/, ''))) void navigate('/');
+  }
 
   return (
     <header className="site-header">
@@ -68,9 +75,14 @@ export function Header() {
           {/* Until the first auth state is known this part keeps its place, unseen: no signed-out flash. */}
           <span className={status === 'loading' ? 'auth-links pending' : 'auth-links'}>
             {status === 'signed-in' && user ? (
-              <Link to="/account" className="account-link">
-                {shortName(user)}
-              </Link>
+              <>
+                <Link to="/account" className="account-link">
+                  {shortName(user)}
+                </Link>
+                <button type="button" className="link-button logout" onClick={() => void logOut()}>
+                  {t('nav.logout')}
+                </button>
+              </>
             ) : (
               <>
                 <Link to="/login">{t('nav.login')}</Link>

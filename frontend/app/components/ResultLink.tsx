@@ -1,7 +1,8 @@
+import { useState } from 'react';
 import { downloadUrl, readableName } from '../lib/api.ts';
-import { useT, type CopyKey } from '../i18n/use-t.ts';
+import { useLanguageCode, useT, type CopyKey } from '../i18n/use-t.ts';
 
-export function ResultLink({ result }: { result: { download: string; checks: string[] } }) {
+export function ResultLink({ result }: { result: { download: string; checks: string[]; expiresAt?: string } }) {
   const t = useT();
   const name = readableName(result.download);
   const checks = result.checks
@@ -13,7 +14,52 @@ export function ResultLink({ result }: { result: { download: string; checks: str
       <a className="button primary" href={downloadUrl(result.download)} download={name}>
         ⬇ {t('upload.download', { name })}
       </a>
+      {result.expiresAt && <ShareLink download={result.download} expiresAt={result.expiresAt} />}
       {checks && <p className="checks">✔ {t('upload.checked', { checks })}</p>}
+    </div>
+  );
+}
+
+/**
+ * The result's address to copy and share, with how long it works: the result is deleted when it expires.
+ * The address is shown too, to select by hand where the clipboard is not allowed.
+ */
+function ShareLink({ download, expiresAt }: { download: string; expiresAt: string }) {
+  const t = useT();
+  const language = useLanguageCode();
+  const [copied, setCopied] = useState(false);
+  const link = new URL(downloadUrl(download), window.location.href).href;
+  const time = new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit' }).format(new Date(expiresAt));
+  const id = `share-${download.slice(0, 8)}`;
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+    } catch {
+      // No clipboard here: the address is selected, to copy by hand.
+      (document.getElementById(id) as HTMLInputElement | null)?.select();
+    }
+  }
+  return (
+    <div className="share">
+      <div className="share-row">
+        <input
+          id={id}
+          type="url"
+          readOnly
+          value={link}
+          dir="ltr"
+          aria-label={t('upload.copyLink')}
+          onFocus={(e) => e.target.select()}
+        />
+        <button type="button" className="button" onClick={() => void copy()}>
+          {t('upload.copyLink')}
+        </button>
+      </div>
+      <p className="note">{t('upload.linkExpires', { time })}</p>
+      <p className="note" role="status">
+        {copied ? `✔ ${t('upload.linkCopied')}` : ''}
+      </p>
     </div>
   );
 }

@@ -24,7 +24,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
   const [url, setUrl] = useState('');
   const [options, setOptions] = useState<Record<string, string>>({});
   const chosen = useChosenFiles(tool);
-  const password = usePasswordPrompt();
+  const password = usePasswordPrompt(tool.passwordFirst);
   const run = useUploadRun(tool, onResult);
   const pdfFile = chosen.files.length === 1 && /\.pdf$/i.test(chosen.files[0]!.name) ? chosen.files[0] : undefined;
 
@@ -38,7 +38,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
     e.preventDefault();
     if (run.busy) return;
     if (byUrl ? !url.trim().startsWith('http') : chosen.files.length === 0) {
-      run.say(t(byUrl ? 'upload.validUrl' : 'upload.chooseFile'));
+      run.refuse(t(byUrl ? 'upload.validUrl' : 'upload.chooseFile'));
       return;
     }
     const form = uploadForm({
@@ -89,14 +89,15 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
         <PasswordField
           toolId={tool.id}
           readsPdf={readsPdf(tool)}
+          optional={tool.passwordFirst}
           value={password.password}
           onChange={password.setPassword}
         />
       )}
       <button type="submit" className="button primary" disabled={run.busy}>
-        {password.asking ? t('upload.passwordSubmit') : t('upload.convert')}
+        {password.asking && !tool.passwordFirst ? t('upload.passwordSubmit') : t('upload.convert')}
       </button>
-      <RunStatus progress={run.progress} status={run.status} result={run.result} />
+      <RunStatus progress={run.progress} status={run.status} failed={run.failed} result={run.result} />
     </form>
   );
 }

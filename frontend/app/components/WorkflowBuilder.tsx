@@ -5,9 +5,10 @@ import { Link } from 'react-router';
 import { postForm } from '../lib/api.ts';
 // The copy the builder shows loads with it.
 import '../i18n/en/workflow.ts';
-import { toolKey, useT, type CopyKey } from '../i18n/use-t.ts';
+import { toolKey, useT } from '../i18n/use-t.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { ResultLink } from './ResultLink.tsx';
+import { errorMessage } from './upload/outcome-message.ts';
 
 /** Builds a chain of tools (no duplicates), runs it on one file and offers the result. */
 export function WorkflowBuilder({ initialSteps = [] }: { initialSteps?: string[] }) {
@@ -62,8 +63,8 @@ export function WorkflowBuilder({ initialSteps = [] }: { initialSteps?: string[]
     } else if (outcome.reason === 'no-download') {
       setStatus(t('workflow.failed'));
     } else {
-      // The server's sentence names the step that failed.
-      setStatus(`${t('workflow.failed')} ${t(`errors.${outcome.code}` as CopyKey)} ${outcome.message}`.trim());
+      // The details name the step that failed.
+      setStatus(`${t('workflow.failed')} ${errorMessage(t, outcome)}`);
     }
   }
 

@@ -29,6 +29,7 @@ export const en = {
     login: 'Login',
     signup: 'Signup',
     account: 'Account',
+    logout: 'Log out',
     menu: 'Menu',
   },
   categories: {
@@ -142,6 +143,20 @@ export const en = {
     documentProtected: 'This document is protected. Please enter its password.',
     passwordSubmit: 'Open and convert',
     carried: 'Your result from the previous tool is ready here.',
+    passwordHint: 'Only if the PDF asks for a password to open.',
+    copyLink: 'Copy link',
+    linkCopied: 'Link copied',
+    linkExpires: 'The link works until {{time}}, then the file is deleted.',
+  },
+  problems: {
+    emptyFile: '{{file}} is empty (0 bytes). Please choose the file again.',
+    wrongKind: '{{file}} is of type {{kind}}; {{tool}} takes {{wanted}}.',
+    unknownKind: '{{file}} is not a file {{tool}} can read; it takes {{wanted}}.',
+    heic: '{{file}} is a HEIC photo, which {{tool}} cannot read; please save it as JPEG first.',
+    optionPages: '{{option}}: this document has {{pages}} pages; use page numbers from 1 to {{pages}}.',
+    optionOnePage: '{{option}}: this document has only 1 page.',
+    optionInvalid: '{{option}}: please fill in or correct this field.',
+    step: 'Step {{step}} ({{tool}}): {{message}}',
   },
   checks: {
     encrypted: 'it opens only with your password',

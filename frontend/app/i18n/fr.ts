@@ -25,6 +25,7 @@ export const fr: Translation = {
     login: 'Connexion',
     signup: 'Inscription',
     account: 'Compte',
+    logout: 'Se déconnecter',
     menu: 'Menu',
   },
   categories: {
@@ -140,6 +141,20 @@ export const fr: Translation = {
     documentProtected: 'Ce document est protégé. Veuillez saisir son mot de passe.',
     passwordSubmit: 'Ouvrir et convertir',
     carried: 'Le résultat de l’outil précédent est prêt ici.',
+    passwordHint: 'Seulement si le PDF demande un mot de passe pour s’ouvrir.',
+    copyLink: 'Copier le lien',
+    linkCopied: 'Lien copié',
+    linkExpires: 'Le lien fonctionne jusqu’à {{time}}, puis le fichier est supprimé.',
+  },
+  problems: {
+    emptyFile: '{{file}} est vide (0 octet). Veuillez choisir à nouveau le fichier.',
+    wrongKind: '{{file}} est de type {{kind}} ; {{tool}} accepte {{wanted}}.',
+    unknownKind: '{{file}} n’est pas un fichier que {{tool}} sait lire ; il accepte {{wanted}}.',
+    heic: '{{file}} est une photo HEIC, que {{tool}} ne sait pas lire ; enregistrez-la d’abord en JPEG.',
+    optionPages: '{{option}} : ce document a {{pages}} pages ; utilisez des numéros de page de 1 à {{pages}}.',
+    optionOnePage: '{{option}} : ce document n’a qu’une page (1).',
+    optionInvalid: '{{option}} : veuillez remplir ou corriger ce champ.',
+    step: 'Étape {{step}} ({{tool}}) : {{message}}',
   },
   checks: {
     encrypted: 'il ne s’ouvre qu’avec votre mot de passe',
@@ -364,6 +379,23 @@ export const fr: Translation = {
     googleFailed: 'Échec de la connexion avec Google : ',
     signupFailed: 'Échec de l’inscription : ',
     unavailable: 'La connexion n’est pas configurée sur ce site.',
+    problems: {
+      userNotFound: 'Aucun compte n’utilise cette adresse e-mail. Vérifiez-la, ou inscrivez-vous.',
+      wrongPassword: 'Ce mot de passe n’est pas celui de ce compte. Réessayez, ou réinitialisez-le.',
+      invalidCredential:
+        'L’adresse e-mail ou le mot de passe n’est pas correct. Vérifiez les deux, ou réinitialisez le mot de passe.',
+      weakPassword: 'Ce mot de passe est trop faible. Veuillez en choisir un plus long.',
+      emailInUse:
+        'Un compte utilise déjà cette adresse e-mail. Connectez-vous plutôt, ou réinitialisez son mot de passe.',
+      invalidEmail: 'Cette adresse e-mail n’est pas valide. Veuillez la vérifier.',
+      tooManyRequests: 'Trop de tentatives. Patientez quelques minutes, ou réinitialisez votre mot de passe.',
+      network: 'Le service de connexion est injoignable. Vérifiez votre connexion et réessayez.',
+      other: 'Cela n’a pas fonctionné. Veuillez réessayer.',
+    },
+    forgot: 'Mot de passe oublié ?',
+    resetNeedsEmail: 'Saisissez votre adresse e-mail ci-dessus, puis choisissez à nouveau « Mot de passe oublié ? ».',
+    resetSent:
+      'Nous avons envoyé à {{email}} un lien pour choisir un nouveau mot de passe. Il peut mettre une minute à arriver.',
     googleUnavailable:
       'La connexion avec Google a besoin des serveurs de Google ; cette copie du site utilise son émulateur local.',
   },
@@ -555,6 +587,7 @@ export const fr: Translation = {
     invalid_url: 'Veuillez saisir une URL valide.',
     too_few_files: 'Veuillez choisir davantage de fichiers pour cet outil.',
     too_many_files: 'Cet outil accepte moins de fichiers. Veuillez en retirer quelques-uns et réessayer.',
+    empty_file: 'Le fichier est vide (0 octet). Veuillez choisir à nouveau le fichier.',
     unsupported_type: 'Ce type de fichier n’est pas pris en charge par cet outil.',
     file_too_large: 'Le fichier est trop volumineux. Veuillez choisir un fichier plus petit.',
     invalid_option: 'Une option a une valeur non autorisée.',

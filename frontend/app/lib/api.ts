@@ -1,12 +1,12 @@
-import type { ErrorCode } from '@quire/catalog/errors';
+import { readErrorDetails, type ErrorCode, type ErrorDetails } from '@quire/catalog/errors';
 import { errorMessages } from 'virtual:quire/error-messages';
 import { authHeaders } from './auth.ts';
 
 /** What a tool or workflow call came to, as the page shows it. */
 export type RunOutcome =
-  | { ok: true; download: string; checks: string[] }
-  /** The server answered with a contract error (`message` is the server's, in English). */
-  | { ok: false; reason: 'error'; code: ErrorCode; message: string }
+  | { ok: true; download: string; checks: string[]; expiresAt?: string }
+  /** The server answered with a contract error (`message` is the server's, in English; `details` what it is about). */
+  | { ok: false; reason: 'error'; code: ErrorCode; message: string; details?: ErrorDetails }
   /** An answer without a download: shown as "Conversion failed". */
   | { ok: false; reason: 'no-download' }
   /** The request itself failed: network, abort. */
@@ -25,15 +25,25 @@ function outcomeOf(status: number, text: string): RunOutcome {
   }
   const b = body as {
     download?: unknown;
+    expiresAt?: unknown;
     properties?: { checks?: unknown };
-    error?: { code?: unknown; message?: unknown };
+    error?: { code?: unknown; message?: unknown; details?: unknown };
   };
   if (status >= 200 && status < 300 && typeof b?.download === 'string' && b.download) {
     const checks = Array.isArray(b.properties?.checks) ? b.properties.checks.filter((c) => typeof c === 'string') : [];
-    return { ok: true, download: b.download, checks };
+    const expiresAt =
+      typeof b.expiresAt === 'string' && !Number.isNaN(Date.parse(b.expiresAt)) ? b.expiresAt : undefined;
+    return { ok: true, download: b.download, checks, ...(expiresAt ? { expiresAt } : {}) };
   }
   if (b?.error && isErrorCode(b.error.code)) {
-    return { ok: false, reason: 'error', code: b.error.code, message: String(b.error.message ?? '') };
+    const details = readErrorDetails(b.error.details);
+    return {
+      ok: false,
+      reason: 'error',
+      code: b.error.code,
+      message: String(b.error.message ?? ''),
+      ...(details ? { details } : {}),
+    };
   }
   // An answer from something in front of the gateway (an HTML error page) still says what happened.
   if (status === 413) return { ok: false, reason: 'error', code: 'file_too_large', message: '' };

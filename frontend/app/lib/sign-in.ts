@@ -108,6 +108,12 @@ export async function signUp(email: string, password: string): Promise<void> {
   await mod.createUserWithEmailAndPassword(auth, email, password);
 }
 
+/** Sends the provider's e-mail with a link to choose a new password. */
+export async function sendPasswordReset(email: string): Promise<void> {
+  const { auth, mod } = await ready();
+  await mod.sendPasswordResetEmail(auth, email);
+}
+
 export async function signInWithGoogle(): Promise<void> {
   const { auth, mod, config } = await ready();
   if (config.emulatorUrl) throw new GoogleUnavailable();

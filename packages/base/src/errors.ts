@@ -1,4 +1,4 @@
-import { errorCodes, type ErrorCode } from '@quire/catalog';
+import { errorCodes, type ErrorCode, type ErrorDetails } from '@quire/catalog';
 
 /**
  * The one error type: a contract code and a message a person can act on, kept apart from the cause,
@@ -8,26 +8,28 @@ export class ToolError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly headers: Record<string, string>;
+  readonly details?: ErrorDetails;
 
   constructor(
     code: ErrorCode,
     message: string = errorCodes[code].message,
-    options: { cause?: unknown; headers?: Record<string, string> } = {},
+    options: { cause?: unknown; headers?: Record<string, string>; details?: ErrorDetails } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'ToolError';
     this.code = code;
     this.status = errorCodes[code].status;
     this.headers = options.headers ?? {};
+    if (options.details) this.details = options.details;
   }
 
-  toBody(): { error: { code: ErrorCode; message: string } } {
-    return { error: { code: this.code, message: this.message } };
+  toBody(): { error: { code: ErrorCode; message: string; details?: ErrorDetails } } {
+    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
   }
 }
 
-export function fail(code: ErrorCode, message?: string, cause?: unknown): never {
-  throw new ToolError(code, message, { cause });
+export function fail(code: ErrorCode, message?: string, cause?: unknown, details?: ErrorDetails): never {
+  throw new ToolError(code, message, { cause, ...(details ? { details } : {}) });
 }
 
 /** Any thrown value as a ToolError; what is not one already is `internal`. */

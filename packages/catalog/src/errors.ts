@@ -5,6 +5,7 @@ export const errorCodes = {
   invalid_url: { status: 400, message: 'Please enter a valid URL.' },
   too_few_files: { status: 400, message: 'Please choose more files for this tool.' },
   too_many_files: { status: 400, message: 'This tool takes fewer files. Please remove some and try again.' },
+  empty_file: { status: 400, message: 'The file is empty (0 bytes). Please choose the file again.' },
   unsupported_type: { status: 415, message: 'This type of file is not supported by this tool.' },
   file_too_large: { status: 413, message: 'The file is too large. Please choose a smaller file.' },
   invalid_option: { status: 400, message: 'An option has a value that is not allowed.' },
@@ -27,3 +28,39 @@ export const errorCodes = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
+
+/**
+ * What an error is about, where the server knows it, so that a client can say it in its own words and
+ * language: the file at fault (as the client named it), what that file is, the tool, the option, and the
+ * document's page count when a page number was out of range.
+ */
+export interface ErrorDetails {
+  file?: string;
+  /** The kind the file's content shows (a catalog file kind), when it is a known one. */
+  kind?: string;
+  tool?: string;
+  option?: string;
+  pages?: number;
+  /** In a workflow, the failing step (1 for the first). */
+  step?: number;
+}
+
+const detailTypes = {
+  file: 'string',
+  kind: 'string',
+  tool: 'string',
+  option: 'string',
+  pages: 'number',
+  step: 'number',
+} as const satisfies Record<keyof ErrorDetails, 'string' | 'number'>;
+
+/** The details of an error body read from elsewhere: only the known fields, of their types. */
+export function readErrorDetails(value: unknown): ErrorDetails | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const details: Record<string, unknown> = {};
+  for (const [key, type] of Object.entries(detailTypes)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (typeof v === type && (type === 'string' ? (v as string).length <= 300 : Number.isFinite(v))) details[key] = v;
+  }
+  return Object.keys(details).length > 0 ? (details as ErrorDetails) : undefined;
+}

@@ -19,6 +19,8 @@ export interface SiteTool {
   input: { kinds: readonly FileKind[]; min: number; max: number } | { url: true };
   /** Takes a `password` for protected inputs (see takesPassword). */
   password: boolean;
+  /** Asks for the password before the first run, not only once the server asked (see Tool.protectedInput). */
+  passwordFirst: boolean;
   options: OptionField[];
 }
 
@@ -34,6 +36,7 @@ export function siteTools(): SiteTool[] {
     usage: t.usage,
     input: t.input,
     password: takesPassword(t),
+    passwordFirst: takesPassword(t) && t.protectedInput === true,
     options: optionFields(t),
   }));
 }

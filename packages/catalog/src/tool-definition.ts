@@ -37,6 +37,8 @@ export interface Tool {
    * reads, so a PDF is any file a reader could recover one from, not only one that begins as a PDF.
    */
   input: { kinds: readonly FileKind[]; min: number; max: number; damaged?: boolean } | { url: true };
+  /** Its inputs are protected as a rule (its work is to open them): the site asks for the password at once. */
+  protectedInput?: boolean;
   output: ToolOutput;
   /** What every result must show before it is offered. */
   checks: ResultChecks;

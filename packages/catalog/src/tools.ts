@@ -234,6 +234,7 @@ const definitions = [
     usage: 8900,
     service: 'pdf-editor',
     input: onePdf,
+    protectedInput: true,
     output: 'pdf',
     checks: keepsStreams,
     options: noOptions,

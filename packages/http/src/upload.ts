@@ -11,7 +11,7 @@ import {
   type Tool,
 } from '@quire/catalog';
 import { safeName, ToolError, uploadLimitBytes } from '@quire/base';
-import { isHeic, uploadKind } from '@quire/detect';
+import { isHeic, sniffKind, uploadKind } from '@quire/detect';
 
 /** What a tool call's form may hold, wherever it is read (the gateway passes it on under the same bounds). */
 export const formLimits = {
@@ -77,19 +77,27 @@ function field(req: Request, name: string): string | undefined {
  * The check's answer to a file of a kind the tool does not read, named as the client named it (cleaned).
  * A HEIC photo (what iPhones take) is named as such, with what to do: no decoder for it is at hand.
  */
-export function unsupportedType(tool: Tool, name: string, heic = false): ToolError {
+export function unsupportedType(tool: Tool, name: string, heic = false, kind?: FileKind): ToolError {
   const wanted = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
+  const details = { details: { file: name, tool: tool.id, ...(heic ? { kind: 'heic' } : kind ? { kind } : {}) } };
   if ('kinds' in tool.input && tool.input.damaged)
     return new ToolError(
       'unsupported_type',
       `"${name}" holds no ${wanted}, not even a damaged one: there is nothing to repair.`,
+      details,
     );
   if (heic)
     return new ToolError(
       'unsupported_type',
       `"${name}" is a HEIC image, which this tool cannot read (it takes ${wanted}): please save it as JPEG first.`,
+      details,
     );
-  return new ToolError('unsupported_type', `"${name}" is not a file this tool can read (it takes ${wanted}).`);
+  return new ToolError('unsupported_type', `"${name}" is not a file this tool can read (it takes ${wanted}).`, details);
+}
+
+/** A file of no bytes: nothing to read, whatever the tool (a broken download or copy, usually). */
+export function emptyFile(name: string): ToolError {
+  return new ToolError('empty_file', `"${name}" is empty (0 bytes).`, { details: { file: name } });
 }
 
 /**
@@ -102,23 +110,27 @@ export async function checkToolRequest(tool: Tool, req: Request): Promise<ToolRe
     Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]),
   );
   const parsed = parseOptions(tool, fields);
+  const invalidOption = (p: typeof parsed & { ok: false }) =>
+    new ToolError(p.code, p.message, p.field ? { details: { option: p.field } } : {});
   if (takesUrl(tool)) {
     const url = field(req, 'url')?.trim() ?? '';
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
       throw new ToolError('invalid_url', 'Please enter a valid URL.');
-    if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
+    if (!parsed.ok) throw invalidOption(parsed);
     return { inputs: [], url, options: parsed.value };
   }
   const invalidCount = checkFileCount(tool, files.length);
   if (invalidCount) throw new ToolError(invalidCount.code, invalidCount.message);
   const inputs: ToolInput[] = [];
   for (const file of files) {
-    const kind = await uploadKind(tool, file.path);
     const name = safeName(file.originalname);
-    if (!kind) throw unsupportedType(tool, name, accepts(tool, 'jpeg') && (await isHeic(file.path)));
+    if (file.size === 0) throw emptyFile(name);
+    const kind = await uploadKind(tool, file.path);
+    if (!kind)
+      throw unsupportedType(tool, name, accepts(tool, 'jpeg') && (await isHeic(file.path)), await sniffKind(file.path));
     inputs.push({ path: file.path, name, kind, size: file.size });
   }
-  if (!parsed.ok) throw new ToolError(parsed.code, parsed.message);
+  if (!parsed.ok) throw invalidOption(parsed);
   const password = takesPassword(tool) ? field(req, 'password') : undefined;
   return { inputs, options: parsed.value, ...(password ? { password } : {}) };
 }

@@ -51,7 +51,11 @@ export function pageRangesIn(spec: string, count: number, field: string): number
   try {
     return expandPageRanges(parsePageRanges(spec), count);
   } catch (err) {
-    if (err instanceof RangeError) fail('invalid_option', `The option "${field}" is not valid: ${err.message}.`);
+    if (err instanceof RangeError)
+      fail('invalid_option', `The option "${field}" is not valid: ${err.message}.`, undefined, {
+        option: field,
+        pages: count,
+      });
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { fileKinds } from 'virtual:quire/file-kinds';
 import { acceptOf } from './accept.ts';
+import { wantedKinds } from './outcome-message.ts';
 import { takesMany, type Tool } from '../../lib/tools.ts';
 import { useSiteSettings } from '../../lib/settings.ts';
 import { useT } from '../../i18n/use-t.ts';
@@ -11,7 +11,7 @@ export function DropZone({ tool, onFiles }: { tool: Tool; onFiles: (files: FileL
   const settings = useSiteSettings();
   const [dragging, setDragging] = useState(false);
   const many = takesMany(tool);
-  const kinds = 'kinds' in tool.input ? tool.input.kinds.map((k) => fileKinds[k].label).join(', ') : '';
+  const kinds = wantedKinds(tool.id);
   return (
     <div
       className={`drop-zone${dragging ? ' dragging' : ''}`}

@@ -1,17 +1,20 @@
 import { useT } from '../../i18n/use-t.ts';
 
 /**
- * The password of a protected input, asked for once the server said it needs one: a PDF's, or a Word,
- * Excel or PowerPoint document's for the tools that read those.
+ * The password of a protected input, asked for once the server said it needs one (or at once, for a tool
+ * whose inputs are protected as a rule): a PDF's, or a Word, Excel or PowerPoint document's.
  */
 export function PasswordField({
   toolId,
   readsPdf,
+  optional = false,
   value,
   onChange,
 }: {
   toolId: string;
   readsPdf: boolean;
+  /** Asked before the server said it needs one: the field says when it is needed. */
+  optional?: boolean;
   value: string;
   onChange: (password: string) => void;
 }) {
@@ -27,7 +30,13 @@ export function PasswordField({
         autoComplete="off"
         value={value}
         onChange={(e) => onChange(e.target.value)}
+        {...(optional ? { 'aria-describedby': `${toolId}-password-hint` } : {})}
       />
+      {optional && (
+        <small id={`${toolId}-password-hint`} className="hint">
+          {t('upload.passwordHint')}
+        </small>
+      )}
     </div>
   );
 }

@@ -10,12 +10,15 @@ import { outcomeMessage } from './outcome-message.ts';
 export interface Result {
   download: string;
   checks: string[];
+  /** When the result is deleted (ISO date), as the server said. */
+  expiresAt?: string;
 }
 
 /** One run of the tool at a time: its progress, the status line, and the result once there is one. */
 export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) => void) {
   const t = useT();
   const [status, setStatus] = useState('');
+  const [failed, setFailed] = useState(false);
   const [progress, setProgress] = useState(0);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result>();
@@ -23,6 +26,7 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
   /** Back to idle: what was shown belongs to inputs that have changed. */
   function reset() {
     setStatus('');
+    setFailed(false);
     setProgress(0);
     setResult(undefined);
     onResult(undefined);
@@ -39,7 +43,7 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
     setBusy(false);
     setProgress(100);
     if (outcome.ok) {
-      const done = { download: outcome.download, checks: outcome.checks };
+      const done = { download: outcome.download, checks: outcome.checks, expiresAt: outcome.expiresAt };
       setResult(done);
       onResult(done);
       // A local history, for visitors who are not signed in (the gateway keeps the others').
@@ -48,9 +52,16 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
     } else {
       if (outcome.reason === 'network') console.error('Upload error', tool.id);
       setStatus(outcomeMessage(t, outcome, readsPdf(tool)));
+      setFailed(true);
     }
     return outcome;
   }
 
-  return { status, progress, busy, result, reset, send, say: setStatus };
+  /** A problem found before sending (no file, no address): shown as an error. */
+  function refuse(text: string) {
+    setStatus(text);
+    setFailed(true);
+  }
+
+  return { status, failed, progress, busy, result, reset, send, refuse };
 }

@@ -8,16 +8,17 @@ import { pdf, scratch, useEditor, pages, check, text, rotations, info } from '..
 const { call } = useEditor();
 
 /** A page rendered in gray at a low resolution: width, height and one byte per pixel. */
-function render(file: string, page: number): { width: number; height: number; pixels: Buffer } {
-  const out = execFileSync('pdftoppm', ['-cropbox', '-gray', '-r', '24', '-f', String(page), '-l', String(page), file]);
+function render(file: string, page: number, dpi = 24): { width: number; height: number; pixels: Buffer } {
+  const range = ['-f', String(page), '-l', String(page)];
+  const out = execFileSync('pdftoppm', ['-cropbox', '-gray', '-r', String(dpi), ...range, file]);
   const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(out.subarray(0, 40).toString('latin1'))!;
   return { width: Number(header[1]), height: Number(header[2]), pixels: out.subarray(header[0].length) };
 }
 
 /** Where two renderings of a page differ, as fractions of the page: the watermark's box as shown. */
-function changedBox(before: string, after: string, page: number) {
-  const a = render(before, page);
-  const b = render(after, page);
+function changedBox(before: string, after: string, page: number, dpi?: number) {
+  const a = render(before, page, dpi);
+  const b = render(after, page, dpi);
   expect([b.width, b.height]).toEqual([a.width, a.height]);
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
   for (let y = 0; y < a.height; y++) {
@@ -102,5 +103,32 @@ describe('add-watermark', () => {
     const r = await call('add-watermark', [pdf('qpdf-11-pages.pdf')], { text: 'Entwurf – für René' });
     expect(pages(r.file)).toBe(11);
     expect(text(r.file, 11)).toContain('Entwurf – für René');
+  });
+});
+
+describe('add-watermark with a long text on a small page', () => {
+  const long = 'Internal draft for the finance committee: do not forward';
+
+  // Measured on the rendering: the text is marked with its ActualText, which pdftotext -bbox reports as one
+  // point-wide word, while the pixels show every letter where it was drawn.
+  it.each([
+    { position: 'center', size: [200, 150] },
+    { position: 'diagonal', size: [200, 150] },
+    // Tall and narrow: along the diagonal the text's own height reaches the sides.
+    { position: 'diagonal', size: [80, 500] },
+  ] as const)('keeps every letter inside the page, with a margin ($position, $size)', async ({ position, size }) => {
+    const doc = await PDFDocument.create();
+    doc.addPage([...size]);
+    const small = join(scratch, `small-${position}-${size[0]}.pdf`);
+    writeFileSync(small, await doc.save());
+    const r = await call('add-watermark', [small], { text: long, position });
+    expect(r.status, JSON.stringify(r.error)).toBe(200);
+    expect(text(r.file)).toContain('finance committee');
+    const box = changedBox(small, r.file, 1, 144);
+    const [left, right] = [box.centerX - box.width / 2, box.centerX + box.width / 2];
+    const [top, bottom] = [box.centerY - box.height / 2, box.centerY + box.height / 2];
+    for (const edge of [left, top, 1 - right, 1 - bottom]) expect(edge).toBeGreaterThan(0.03);
+    // Fitted, not shrunk to nothing: the text spans most of the page's width or height.
+    expect(Math.max(box.width, box.height)).toBeGreaterThan(0.6);
   });
 });

@@ -19,7 +19,7 @@ import { openRepaired, workPath } from '../../pdf.ts';
 
 type OperatorArg = NonNullable<Parameters<typeof PDFOperator.of>[1]>[number];
 
-/** Share of the visible page the text may span: its width (center) or its diagonal (diagonal). */
+/** Share of the visible page's width and height the text's box may cover, turned as it is drawn. */
 const span = 0.8;
 /** Nor may the letters be taller than this share of the visible page's shorter side. */
 const maxHeight = 0.25;
@@ -76,10 +76,18 @@ function stamp(page: PDFPage, font: PDFFont, text: string, opacity: number, diag
   const shownAngle = diagonal ? (Math.atan2(shownHeight, shownWidth) * 180) / Math.PI : 0;
   const angle = shownAngle + rotation;
 
-  const reach = diagonal ? Math.hypot(shownWidth, shownHeight) : shownWidth;
+  // The largest size at which the text's box, turned by the shown angle, fits the page with its margin:
+  // its extent grows linearly with the size, across (width·cos + height·sin) and up (width·sin + height·cos).
+  const [across, up] = [
+    Math.abs(Math.cos((shownAngle * Math.PI) / 180)),
+    Math.abs(Math.sin((shownAngle * Math.PI) / 180)),
+  ];
+  const unitWidth = font.widthOfTextAtSize(text, 1);
+  const unitHeight = font.heightAtSize(1);
   // No floor of its own: on a stamp-sized page the text is as small as the page, not clipped by it.
   const size = Math.min(
-    (span * reach) / font.widthOfTextAtSize(text, 1),
+    (span * shownWidth) / (unitWidth * across + unitHeight * up),
+    (span * shownHeight) / (unitWidth * up + unitHeight * across),
     maxHeight * Math.min(shownWidth, shownHeight),
   );
   const width = font.widthOfTextAtSize(text, size);

@@ -125,7 +125,11 @@ describe('protect-pdf', () => {
     for (const fields of [{}, { userPassword: '' }] as Record<string, string>[]) {
       const r = await call('protect-pdf', [source], fields);
       expect(r.status).toBe(400);
-      expect(r.error).toEqual({ code: 'invalid_option', message: 'The option "userPassword" is required.' });
+      expect(r.error).toEqual({
+        code: 'invalid_option',
+        message: 'The option "userPassword" is required.',
+        details: { option: 'userPassword' },
+      });
     }
     const lines = await call('protect-pdf', [source], { userPassword: 'two\nlines' });
     expect(lines.error?.message).toMatch(/"userPassword".*line breaks/);

@@ -39,9 +39,8 @@ const recovered: [file: string, pages: number, engine: string, repairs: string[]
   ['qpdf-xref-errors.pdf', 1, 'qpdf', ['the cross-reference table was rebuilt']],
 ];
 
-/** The corpus's files named .pdf that hold nothing of a PDF. */
+/** The corpus's files named .pdf that hold nothing of a PDF (but bytes: an empty one is said to be empty). */
 const noPdf = [
-  'pdfplumber-zero-byte.pdf',
   'qpdf-bad1-oops.pdf',
   'qpdf-issue-335b.pdf',
   'qpdf-not-even-a-pdf.pdf',
@@ -100,15 +99,22 @@ describe('repair-pdf', () => {
     expect(text(r.file)).toBe(text(pdf('qpdf-11-pages.pdf')));
   });
 
-  it('refuses a file that holds no PDF at all, saying so, and one with nothing left to recover', async () => {
+  it('refuses a file that holds no PDF at all, saying so, an empty one, and one with nothing left to recover', async () => {
     for (const file of noPdf) {
       const r = await call('repair-pdf', [broken(file)]);
       expect(r.status, file).toBe(415);
-      expect(r.error, file).toEqual({
+      expect(r.error, file).toMatchObject({
         code: 'unsupported_type',
         message: `"${file}" holds no PDF, not even a damaged one: there is nothing to repair.`,
+        details: { file, tool: 'repair-pdf' },
       });
     }
+    const empty = await call('repair-pdf', [broken('pdfplumber-zero-byte.pdf')]);
+    expect(empty.error).toEqual({
+      code: 'empty_file',
+      message: '"pdfplumber-zero-byte.pdf" is empty (0 bytes).',
+      details: { file: 'pdfplumber-zero-byte.pdf' },
+    });
     const husk = join(scratch, 'husk.pdf');
     writeFileSync(husk, '%PDF-1.7\n%\xe2\xe3\xcf\xd3\nnothing else survived\n');
     const r = await call('repair-pdf', [husk]);
