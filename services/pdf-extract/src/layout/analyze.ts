@@ -183,8 +183,10 @@ export function classifyHeadings(pages: PageLayout[]): number {
     if (p.role === 'list' || p.continues || p.lines.length > 3 || t.length > 200 || t.length < 2) return false;
     return /\p{L}/u.test(t) && !p.lines.some((l) => isLeaderLine(l.text));
   };
-  // The left edge body text starts at on each page, and its column's middle.
+  // The left edge body text starts at on each page, and its column's middle. A page of indented
+  // text (a long note) takes the edge of the other pages on its side of the spread.
   const column = new Map<Para, { left: number; middle: number }>();
+  const edges: { page: PageLayout; left: number; right: number }[] = [];
   for (const page of pages) {
     const lines = page.blocks.flatMap((b) =>
       b.kind === 'para' && b.role === 'body' && Math.abs(b.size - body) < 0.5 ? b.lines : [],
@@ -195,8 +197,12 @@ export function classifyHeadings(pages: PageLayout[]): number {
     for (const l of lines) at.set(Math.round(l.x0), (at.get(Math.round(l.x0)) ?? 0) + 1);
     const shared = [...at].filter(([, n]) => n >= 3).map(([x]) => x);
     const left = shared.length ? Math.min(...shared) : median(lines.map((l) => l.x0));
-    const right = Math.max(...lines.map((l) => l.x1));
-    for (const b of page.blocks) if (b.kind === 'para') column.set(b, { left, middle: (left + right) / 2 });
+    edges.push({ page, left, right: Math.max(...lines.map((l) => l.x1)) });
+  }
+  for (const { page, left, right } of edges) {
+    const side = median(edges.filter((e) => e.page.number % 2 === page.number % 2).map((e) => e.left));
+    const edge = Math.min(left, side);
+    for (const b of page.blocks) if (b.kind === 'para') column.set(b, { left: edge, middle: (edge + right) / 2 });
   }
   // Indented and not centred: a label inside a note or a definition list, not a section's heading.
   const indented = (p: Para) => {
@@ -232,8 +238,30 @@ export function classifyHeadings(pages: PageLayout[]): number {
     p.role = 'heading';
     p.level = boldLevel;
   }
+  for (const page of pages) labelRuns(page, boldLevel);
   for (const page of pages) joinHeadingLines(page);
   return body;
+}
+
+/**
+ * Bold lines at body size that follow one another with no text between are a list of labels (terms,
+ * style names), not sections: a heading heads something.
+ */
+function labelRuns(page: PageLayout, level: number): void {
+  const paras = page.blocks.filter((b): b is Para => b.kind === 'para' && !b.furniture);
+  const label = (p: Para | undefined, like: Para) =>
+    !!p &&
+    p.bold &&
+    p.lines.length <= 2 &&
+    Math.abs(p.size - like.size) < 0.5 &&
+    (p.role === 'body' || p.level === level);
+  const demote = paras.filter(
+    (p, i) => p.role === 'heading' && p.level === level && (label(paras[i - 1], p) || label(paras[i + 1], p)),
+  );
+  for (const p of demote) {
+    p.role = 'body';
+    p.level = 0;
+  }
 }
 
 /** A heading broken over lines comes out of the page's layout as consecutive headings: one again. */

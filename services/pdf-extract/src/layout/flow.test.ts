@@ -150,4 +150,13 @@ describe('classifyHeadings', () => {
     const roles = pages[0]!.blocks.map((b) => (b.kind === 'para' && b.role === 'heading' ? b.level : 0));
     expect(roles).toEqual([1, 0, 2, 0, 0, 0, 3, 0]);
   });
+
+  it('takes bold lines at body size that follow one another for labels, not headings', () => {
+    const label = (text: string, top: number) => para([line(text, top)], { bold: true });
+    const pages = [
+      page(1, [body(72), label('Text Body', 130), label('Text Body Indent', 160), label('Code', 190), body(206)]),
+    ];
+    classifyHeadings(pages);
+    expect(pages[0]!.blocks.some((b) => b.kind === 'para' && b.role === 'heading')).toBe(false);
+  });
 });
