@@ -104,7 +104,7 @@ export function markContinuations(pages: PageLayout[]): void {
  * What a hyphen at a line's end is: a word split by the typesetter ('split': the hyphen goes and the
  * halves join) only when the next line goes on in lower case and the document never writes the pair
  * with a hyphen inside a line; otherwise a hyphen that belongs to the text ('keep': "well-known",
- * "Franco-Prussian"), the lines joined without a space.
+ * "Franco-Prussian", "COVID-19"), the lines joined without a space.
  */
 export function markHyphens(pages: PageLayout[]): void {
   const compounds = new Set<string>();
@@ -120,7 +120,7 @@ export function markHyphens(pages: PageLayout[]): void {
   const mark = (a: Line, b: Line | undefined) => {
     const m = /(\p{L}+)[-\u2010]$/u.exec(a.text);
     if (!m || !b) return;
-    const next = /^(\p{L}+)/u.exec(b.text)?.[1];
+    const next = /^(\p{L}+|\p{N})/u.exec(b.text)?.[1];
     if (!next) return;
     const attested = compounds.has(`${m[1]!.toLowerCase()}-${next.toLowerCase()}`);
     a.hyphen = !attested && /^\p{Ll}/u.test(next) ? 'split' : 'keep';
