@@ -2,34 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { paraText } from '../render/common.ts';
 import { classifyHeadings } from './analyze.ts';
 import { endsEarly, isLeaderLine, markContinuations, markFurniture, markHyphens } from './flow.ts';
-import type { Line, PageLayout, Para } from './types.ts';
-
-/** A line of text at 10 pt, about 5 pt a character, starting at x0 on the given top. */
-function line(text: string, top: number, x0 = 72, size = 10): Line {
-  return { frags: [], text, x0, x1: x0 + text.length * 0.5 * size, top, bottom: top + size, base: top + size, size };
-}
-
-function para(lines: Line[], opts: Partial<Para> = {}): Para {
-  return {
-    kind: 'para',
-    role: 'body',
-    level: 0,
-    ordered: false,
-    marker: '',
-    lines,
-    size: lines[0]!.size,
-    bold: false,
-    x0: Math.min(...lines.map((l) => l.x0)),
-    x1: Math.max(...lines.map((l) => l.x1)),
-    top: lines[0]!.top,
-    bottom: lines[lines.length - 1]!.bottom,
-    ...opts,
-  };
-}
-
-function page(number: number, blocks: Para[]): PageLayout {
-  return { number, width: 612, height: 792, blocks, scanned: false, chars: 1 };
-}
+import { line, page, para } from '../../test/layout.ts';
+import type { PageLayout, Para } from './types.ts';
 
 const full = 'x'.repeat(90); // 450 pt wide: the column's width
 

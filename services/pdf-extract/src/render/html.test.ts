@@ -4,46 +4,21 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyHeadings } from '../layout/analyze.ts';
 import { markContinuations, markFurniture, markHyphens } from '../layout/flow.ts';
-import type { Line, PageLayout, Para } from '../layout/types.ts';
+import type { PageLayout } from '../layout/types.ts';
+import { line, page, para } from '../../test/layout.ts';
 import { writeHtml } from './html.ts';
-
-function line(text: string, top: number, size = 10): Line {
-  const box = { x0: 72, x1: 72 + text.length * 0.5 * size, top, bottom: top + size, base: top + size, size };
-  const font = { name: 'Serif', family: '', bold: false, italic: false, mono: false };
-  return { frags: [{ text, ...box, font, rtl: false, rotated: false }], text, ...box };
-}
-
-function para(lines: Line[]): Para {
-  const box = { x0: 72, x1: Math.max(...lines.map((l) => l.x1)), top: lines[0]!.top, bottom: lines.at(-1)!.bottom };
-  return {
-    kind: 'para',
-    role: 'body',
-    level: 0,
-    ordered: false,
-    marker: '',
-    lines,
-    size: lines[0]!.size,
-    bold: false,
-    ...box,
-  };
-}
 
 describe('writeHtml', () => {
   it('gives a title on two lines as one heading, joins split words and a paragraph cut by a page break, and leaves footers out', async () => {
     const full = 'x'.repeat(90);
-    const pages: PageLayout[] = [1, 2, 3].map((n) => ({
-      number: n,
-      width: 612,
-      height: 792,
-      scanned: false,
-      chars: 1,
-      blocks: [
-        ...(n === 1 ? [para([line('A Title Broken', 72, 24)]), para([line('Over Two Lines', 100, 24)])] : []),
+    const pages: PageLayout[] = [1, 2, 3].map((n) =>
+      page(n, [
+        ...(n === 1 ? [para([line('A Title Broken', 72, 72, 24)]), para([line('Over Two Lines', 100, 72, 24)])] : []),
         para([line(full, 150), line('of great import-', 162), line('ance to us.', 174)]),
         para([line(full, 600), line(full, 612)]),
         para([line(`Folio ${n}`, 760)]),
-      ],
-    }));
+      ]),
+    );
     pages[1]!.blocks.unshift(para([line('goes on here.', 72)]));
     markFurniture(pages, 10);
     markContinuations(pages);
