@@ -45,6 +45,10 @@ describe('markHyphens', () => {
   it('keeps the hyphen before a capital, and of a compound the document writes elsewhere', () => {
     expect(text(doc('the Franco-', 'Prussian war'))).toBe('the Franco-Prussian war');
     expect(text(doc('after COVID-', '19 came'))).toBe('after COVID-19 came');
+  });
+
+  it('joins before a capital when the document writes the word whole elsewhere', () => {
+    expect(text(doc('we built Trace-', 'Monkey here', 'TraceMonkey is fast'))).toBe('we built TraceMonkey here');
     expect(text(doc('a well-', 'known case', 'it is well-known'))).toBe('a well-known case');
   });
 

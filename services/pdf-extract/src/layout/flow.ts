@@ -102,28 +102,35 @@ export function markContinuations(pages: PageLayout[]): void {
 
 /**
  * What a hyphen at a line's end is: a word split by the typesetter ('split': the hyphen goes and the
- * halves join) only when the next line goes on in lower case and the document never writes the pair
- * with a hyphen inside a line; otherwise a hyphen that belongs to the text ('keep': "well-known",
+ * halves join) when the document never writes the pair with a hyphen inside a line, and either the
+ * next line goes on in lower case or the document writes the joined word whole; otherwise a hyphen that belongs to the text ('keep': "well-known",
  * "Franco-Prussian", "COVID-19"), the lines joined without a space.
  */
 export function markHyphens(pages: PageLayout[]): void {
   const compounds = new Set<string>();
+  const words = new Set<string>();
   const paras: Para[] = [];
   for (const page of pages)
     for (const b of page.blocks)
       if (b.kind === 'para') {
         paras.push(b);
-        for (const l of b.lines)
+        for (const l of b.lines) {
           for (const m of l.text.matchAll(/(\p{L}+)[-\u2010](\p{L}+)/gu))
             compounds.add(`${m[1]!.toLowerCase()}-${m[2]!.toLowerCase()}`);
+          for (const m of l.text.matchAll(/(?<![-\u2010\p{L}])\p{L}+(?![-\u2010\p{L}])/gu))
+            words.add(m[0].toLowerCase());
+        }
       }
   const mark = (a: Line, b: Line | undefined) => {
     const m = /(\p{L}+)[-\u2010]$/u.exec(a.text);
     if (!m || !b) return;
     const next = /^(\p{L}+|\p{N})/u.exec(b.text)?.[1];
     if (!next) return;
-    const attested = compounds.has(`${m[1]!.toLowerCase()}-${next.toLowerCase()}`);
-    a.hyphen = !attested && /^\p{Ll}/u.test(next) ? 'split' : 'keep';
+    const [head, tail] = [m[1]!.toLowerCase(), next.toLowerCase()];
+    if (compounds.has(`${head}-${tail}`)) a.hyphen = 'keep';
+    // The word written whole elsewhere ("TraceMonkey") was split, capital or not.
+    else if (words.has(head + tail) || /^\p{Ll}/u.test(next)) a.hyphen = 'split';
+    else a.hyphen = 'keep';
   };
   paras.forEach((p, i) => {
     p.lines.forEach((l, k) => mark(l, p.lines[k + 1]));
