@@ -1,9 +1,19 @@
 /**
- * The text measure itself (tests/lib/fidelity/measures.ts): character accuracy is an edit distance
- * that sees order, exact on small edits, and it stays so past 4,000 word edits.
+ * The measures themselves (tests/lib/fidelity/measures.ts): character accuracy is an edit distance
+ * that sees order, exact on small edits, and it stays so past 4,000 word edits; the Word measure
+ * matches paragraphs one to one; the table measure assigns each found table to one truth table.
  */
 import { describe, expect, it } from 'vitest';
-import { charAccuracy, levenshtein, matchTokensLinear } from '../lib/fidelity/measures.ts';
+import {
+  charAccuracy,
+  compareParagraphs,
+  compareTables,
+  levenshtein,
+  matchTokensLinear,
+  type DocxContent,
+  type DocxParagraph,
+  type GridTable,
+} from '../lib/fidelity/measures.ts';
 
 /** Deterministic pseudo-random numbers in [0, 1). */
 function random(seed: number): () => number {
@@ -133,5 +143,103 @@ describe('charAccuracy', () => {
   it('sees a swapped pair of columns on a short page as well', () => {
     const { ordered, interleaved } = twoColumns(5, 20, 6);
     expect(charAccuracy(interleaved, ordered)).toBeLessThan(0.6);
+  });
+});
+
+describe('compareParagraphs: the strict Word measure', () => {
+  const para = (text: string, heading = false): DocxParagraph => ({
+    text,
+    style: heading ? 'Heading1' : '',
+    heading,
+    level: heading ? 1 : 0,
+    inTable: false,
+  });
+  const doc = (paragraphs: DocxParagraph[], tableTexts: string[] = []): DocxContent => ({
+    paragraphs,
+    tables: tableTexts.length,
+    tableTexts,
+    frames: 0,
+  });
+  const r = random(17);
+  const long = Array.from({ length: 6 }, () => words(r, 40).join(' '));
+  const source = doc([para('Introduction', true), ...long.map((t) => para(t))]);
+
+  it('scores an exact copy 1 on every count', () => {
+    const s = compareParagraphs(source, source);
+    expect(s.paragraphs).toMatchObject({ correct: 7, truth: 7, found: 7, f1: 1 });
+    expect(s.headings).toMatchObject({ source: 1, output: 1, correct: 1, invented: 0, missed: 0, sameLevel: 1 });
+  });
+
+  it('matches no piece of a paragraph cut into five lines, where the lenient figure stays near 1', () => {
+    const cut = long[0]!.split(' ');
+    const lines = Array.from({ length: 5 }, (_, i) => cut.slice(i * 8, i * 8 + 8).join(' '));
+    const s = compareParagraphs(
+      source,
+      doc([para('Introduction', true), ...lines.map((t) => para(t)), ...long.slice(1).map((t) => para(t))]),
+    );
+    expect(s.paragraphs).toMatchObject({ correct: 6, truth: 7, found: 11 });
+    expect(s.paragraphs.recall).toBeCloseTo(6 / 7, 12);
+    expect(s.paragraphs.precision).toBeCloseTo(6 / 11, 12);
+    expect(s.lenientF1).toBeGreaterThan(0.9);
+  });
+
+  it('lowers precision for an invented paragraph, and counts an invented heading', () => {
+    const s = compareParagraphs(source, doc([...source.paragraphs, para('Page 3 of 12', true)]));
+    expect(s.paragraphs.recall).toBe(1);
+    expect(s.paragraphs.precision).toBeCloseTo(7 / 8, 12);
+    expect(s.paragraphs.f1).toBeLessThan(1);
+    expect(s.headings).toMatchObject({ output: 2, correct: 1, invented: 1, missed: 0 });
+  });
+
+  it('uses each output paragraph once: a duplicate source paragraph needs two copies', () => {
+    const twice = doc([para(long[0]!), para(long[0]!)]);
+    expect(compareParagraphs(twice, doc([para(long[0]!)])).paragraphs).toMatchObject({
+      correct: 1,
+      truth: 2,
+      found: 1,
+    });
+  });
+
+  it('counts a heading written as body text as missed, and tables kept, lost and invented', () => {
+    const rows = ['Name Age City', 'Ann 31 Oslo', 'Bo 42 Lima'];
+    const src = doc(source.paragraphs, [rows.join(' '), 'Total 73']);
+    const out = doc([para('Introduction'), ...long.map((t) => para(t))], [rows.join(' '), 'Unrelated words here']);
+    const s = compareParagraphs(src, out);
+    expect(s.headings).toMatchObject({ source: 1, output: 0, correct: 0, missed: 1 });
+    expect(s.tables).toEqual({ source: 2, output: 2, matched: 1 });
+  });
+});
+
+describe('compareTables: ICDAR 2013 with tables assigned', () => {
+  const grid = (rows: string[][]): GridTable => ({
+    page: 1,
+    cells: rows.flatMap((row, i) => row.map((text, j) => ({ sr: i, sc: j, er: i, ec: j, text }))),
+  });
+  const a = grid([
+    ['x', 'y'],
+    ['1', '2'],
+  ]);
+  const b = grid([
+    ['p', 'q'],
+    ['3', '4'],
+  ]);
+
+  it('gives 1 to the same tables, and counts a table found twice or invented against precision', () => {
+    expect(compareTables([a, b], [b, a]).f1).toBe(1);
+    const dup = compareTables([a, b], [a, a, b]);
+    expect(dup).toMatchObject({ correct: 8, truth: 8, found: 12 });
+    const invented = compareTables([a], [a, grid([['m', 'n']])]);
+    expect(invented).toMatchObject({ correct: 4, truth: 4, found: 5 });
+  });
+
+  it('credits a found table only with the truth table it is assigned to', () => {
+    // One found table holding both truth tables side by side: assigned to one of them only.
+    const merged = grid([
+      ['x', 'y', 'p', 'q'],
+      ['1', '2', '3', '4'],
+    ]);
+    const s = compareTables([a, b], [merged]);
+    expect(s.truth).toBe(8);
+    expect(s.correct).toBe(4);
   });
 });

@@ -135,6 +135,45 @@ export function compareRelations(truth: string[], found: string[]): PRF {
   return prf(correct, truth.length, found.length);
 }
 
+function multiset(items: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const r of items) m.set(r, (m.get(r) ?? 0) + 1);
+  return m;
+}
+
+function shared(a: Map<string, number>, b: Map<string, number>): number {
+  let n = 0;
+  for (const [r, k] of a) n += Math.min(k, b.get(r) ?? 0);
+  return n;
+}
+
+/**
+ * ICDAR 2013 structure measure over one document: each found table is assigned to the truth table it
+ * shares most adjacency relations with (none shared: unassigned, all its relations false positives);
+ * a truth table's correct relations are those its assigned tables' relations share with it, as multisets.
+ */
+export function compareTables(truth: GridTable[], found: GridTable[]): PRF {
+  const t = truth.map((g) => multiset(adjacency(g)));
+  const f = found.map(adjacency);
+  const assigned = t.map(() => [] as string[]);
+  for (const rel of f) {
+    const m = multiset(rel);
+    let best = -1;
+    let bestShared = 0;
+    t.forEach((g, i) => {
+      const n = shared(g, m);
+      if (n > bestShared) [best, bestShared] = [i, n];
+    });
+    if (best >= 0) assigned[best]!.push(...rel);
+  }
+  const correct = t.reduce((n, g, i) => n + shared(g, multiset(assigned[i]!)), 0);
+  return prf(
+    correct,
+    t.reduce((n, g) => n + [...g.values()].reduce((a, b) => a + b, 0), 0),
+    f.reduce((n, r) => n + r.length, 0),
+  );
+}
+
 function colIndex(letters: string): number {
   let n = 0;
   for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
@@ -502,18 +541,22 @@ export function columnize(layout: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Word: paragraphs of a DOCX, compared with the source document's paragraphs.
+// Word: paragraphs, headings and tables of a DOCX, compared one to one with the source document's.
 
 export interface DocxParagraph {
   text: string;
   style: string;
   heading: boolean;
+  /** Heading level from the style's number (Heading 2 -> 2); 1 for a title, 0 for other paragraphs. */
+  level: number;
   inTable: boolean;
 }
 
 export interface DocxContent {
   paragraphs: DocxParagraph[];
   tables: number;
+  /** The text of each outermost table, its cells' paragraphs joined by spaces. */
+  tableTexts: string[];
   /** Text boxes and frames: what a PDF import makes of each line. */
   frames: number;
 }
@@ -524,39 +567,47 @@ function unzipPart(file: string, part: string): string {
   return execFileSync('python3', ['-c', py, file, part], { maxBuffer: 256 * 1024 * 1024 }).toString();
 }
 
+function headingLevel(style: string): number {
+  if (/^Title$/i.test(style)) return 1;
+  const m = /^(?:heading|berschrift|titre|t[ií]tulo)\s*(\d)$/i.exec(style.replace(/(\d)$/, ' $1'));
+  return m ? Number(m[1]) : 0;
+}
+
 /** The paragraphs of a DOCX body (text boxes included, VML fallbacks not counted twice). */
 export function docxContent(file: string): DocxContent {
-  let xml = unzipPart(file, 'word/document.xml');
-  xml = xml.replace(/<mc:Fallback>[\s\S]*?<\/mc:Fallback>/g, '');
+  return docxXmlContent(unzipPart(file, 'word/document.xml'));
+}
+
+/** The same, from the XML of word/document.xml. */
+export function docxXmlContent(documentXml: string): DocxContent {
+  const xml = documentXml.replace(/<mc:Fallback>[\s\S]*?<\/mc:Fallback>/g, '');
   const frames = (xml.match(/<w:txbxContent\b|<w:framePr\b/g) ?? []).length;
   const tables = (xml.match(/<w:tbl>/g) ?? []).length;
-  // Mark paragraphs inside tables: track table depth while scanning.
   const paragraphs: DocxParagraph[] = [];
+  const tableTexts: string[] = [];
   let depth = 0;
   const re = /<w:tbl>|<\/w:tbl>|<w:p\b[^>]*\/>|<w:p\b[^>]*>([\s\S]*?)<\/w:p>/g;
   for (const m of xml.matchAll(re)) {
-    if (m[0] === '<w:tbl>') depth++;
-    else if (m[0] === '</w:tbl>') depth--;
+    if (m[0] === '<w:tbl>') {
+      if (depth === 0) tableTexts.push('');
+      depth++;
+    } else if (m[0] === '</w:tbl>') depth--;
     else if (m[1] !== undefined) {
       const body = m[1];
       // A paragraph holding a text box: its own text is the box's, counted by the inner paragraphs.
       const inner = body.replace(/<w:txbxContent>[\s\S]*?<\/w:txbxContent>/g, '');
-      const text = [...inner.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:tab\/>/g)]
+      // A tab or a line break inside the paragraph separates words.
+      const text = [...inner.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:tab\/>|<w:br\/>|<w:cr\/>/g)]
         .map((t) => (t[1] !== undefined ? decodeXml(t[1]) : ' '))
         .join('')
         .replace(/\s+/g, ' ')
         .trim();
       const style = /<w:pStyle w:val="([^"]+)"/.exec(inner)?.[1] ?? '';
-      if (text)
-        paragraphs.push({
-          text,
-          style,
-          heading:
-            /^(heading|title|berschrift|titre|t[ií]tulo)\s*\d*$/i.test(style.replace(/(\d)$/, ' $1')) ||
-            /^Heading\d$/i.test(style) ||
-            /^Title$/i.test(style),
-          inTable: depth > 0,
-        });
+      const level = headingLevel(style);
+      if (text) {
+        paragraphs.push({ text, style, heading: level > 0, level, inTable: depth > 0 });
+        if (depth > 0) tableTexts[tableTexts.length - 1] += ` ${text}`;
+      }
       for (const box of body.matchAll(/<w:txbxContent>([\s\S]*?)<\/w:txbxContent>/g)) {
         for (const p of box[1]!.matchAll(/<w:p\b[^>]*>([\s\S]*?)<\/w:p>/g)) {
           const t = [...p[1]!.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)]
@@ -564,15 +615,15 @@ export function docxContent(file: string): DocxContent {
             .join('')
             .replace(/\s+/g, ' ')
             .trim();
-          if (t) paragraphs.push({ text: t, style: '', heading: false, inTable: false });
+          if (t) paragraphs.push({ text: t, style: '', heading: false, level: 0, inTable: false });
         }
       }
     }
   }
-  return { paragraphs, tables, frames };
+  return { paragraphs, tables, tableTexts: tableTexts.map((t) => t.trim()), frames };
 }
 
-function tokens(s: string): string[] {
+export function tokens(s: string): string[] {
   return s
     .normalize('NFKC')
     .toLowerCase()
@@ -580,7 +631,7 @@ function tokens(s: string): string[] {
     .filter(Boolean);
 }
 
-function tokenF1(a: string[], b: string[]): number {
+export function tokenF1(a: string[], b: string[]): number {
   if (!a.length || !b.length) return 0;
   const pool = new Map<string, number>();
   for (const t of a) pool.set(t, (pool.get(t) ?? 0) + 1);
@@ -598,48 +649,96 @@ function tokenF1(a: string[], b: string[]): number {
   return (2 * p * r) / (p + r);
 }
 
-export interface ParagraphScore {
-  /** Mean over the source's paragraphs of the best token F1 with one output paragraph. */
-  paragraphF1: number;
-  /** Source headings whose best match is a heading in the output. */
-  headingsFound: number;
-  headings: number;
-  /** Source tables, and tables in the output. */
-  tables: number;
-  tablesFound: number;
-  frames: number;
-  paragraphs: number;
-  outputParagraphs: number;
-}
+/** Token F1 at or above which a source and an output paragraph are the same paragraph. */
+export const PARAGRAPH_MATCH = 0.9;
 
-export function compareParagraphs(source: DocxContent, output: DocxContent): ParagraphScore {
-  const src = source.paragraphs.filter((p) => !p.inTable && tokens(p.text).length > 0);
-  const out = output.paragraphs.map((p) => ({ ...p, tokens: tokens(p.text) }));
-  let sum = 0;
-  let headings = 0;
-  let headingsFound = 0;
-  for (const p of src) {
-    const t = tokens(p.text);
-    let best = 0;
-    let bestP: (typeof out)[number] | undefined;
-    for (const o of out) {
-      const f = tokenF1(t, o.tokens);
-      if (f > best) [best, bestP] = [f, o];
-    }
-    sum += best;
-    if (p.heading) {
-      headings++;
-      if (bestP?.heading && best >= 0.8) headingsFound++;
+/**
+ * One-to-one matching of two lists of token lists: every pair at or above `threshold` token F1,
+ * taken greedily, best first (ties: the pair nearest in relative position), each item used once.
+ * Pairs whose lengths alone rule out the threshold are never scored.
+ */
+export function matchOneToOne(a: string[][], b: string[][], threshold: number): [number, number][] {
+  // F1 >= t needs the shorter list to be at least t / (2 - t) of the longer.
+  const ratio = threshold / (2 - threshold);
+  const byLength = b.map((t, j) => [t.length, j] as const).sort((x, y) => x[0] - y[0]);
+  const pairs: { i: number; j: number; f: number; d: number }[] = [];
+  for (const [i, ta] of a.entries()) {
+    if (!ta.length) continue;
+    const lo = Math.ceil(ta.length * ratio);
+    const hi = Math.floor(ta.length / ratio);
+    for (const [len, j] of byLength) {
+      if (len < lo) continue;
+      if (len > hi) break;
+      const f = tokenF1(ta, b[j]!);
+      if (f >= threshold) pairs.push({ i, j, f, d: Math.abs(i / a.length - j / b.length) });
     }
   }
+  pairs.sort((x, y) => y.f - x.f || x.d - y.d);
+  const usedA = new Set<number>();
+  const usedB = new Set<number>();
+  const out: [number, number][] = [];
+  for (const p of pairs) {
+    if (usedA.has(p.i) || usedB.has(p.j)) continue;
+    usedA.add(p.i);
+    usedB.add(p.j);
+    out.push([p.i, p.j]);
+  }
+  return out.sort((x, y) => x[0] - y[0]);
+}
+
+export interface ParagraphScore {
+  /** Paragraphs (outside tables) matched one to one at token F1 >= 0.9: P over output, R over source. */
+  paragraphs: PRF;
+  /** Source headings matched to an output heading, output headings that match none, source headings missed. */
+  headings: { source: number; output: number; correct: number; invented: number; missed: number; sameLevel: number };
+  /** Tables in the source and in the output, and those matched one to one by their text. */
+  tables: { source: number; output: number; matched: number };
+  frames: number;
+  /**
+   * Lenient figure, for comparison with older reports only: the mean over source paragraphs of the best
+   * token F1 with any output paragraph (splits and invented paragraphs cost nothing).
+   */
+  lenientF1: number;
+}
+
+/** Token F1 at or above which a source and an output table hold the same table. */
+export const TABLE_MATCH = 0.5;
+
+export function compareParagraphs(source: DocxContent, output: DocxContent): ParagraphScore {
+  const src = source.paragraphs.filter((p) => !p.inTable).map((p) => ({ ...p, tokens: tokens(p.text) }));
+  const out = output.paragraphs.filter((p) => !p.inTable).map((p) => ({ ...p, tokens: tokens(p.text) }));
+  const s = src.filter((p) => p.tokens.length);
+  const o = out.filter((p) => p.tokens.length);
+  const pairs = matchOneToOne(
+    s.map((p) => p.tokens),
+    o.map((p) => p.tokens),
+    PARAGRAPH_MATCH,
+  );
+  let correct = 0;
+  let sameLevel = 0;
+  for (const [i, j] of pairs) {
+    if (s[i]!.heading && o[j]!.heading) {
+      correct++;
+      if (s[i]!.level === o[j]!.level) sameLevel++;
+    }
+  }
+  const srcHeadings = s.filter((p) => p.heading).length;
+  const outHeadings = o.filter((p) => p.heading).length;
+  const tablePairs = matchOneToOne(source.tableTexts.map(tokens), output.tableTexts.map(tokens), TABLE_MATCH);
+  let lenient = 0;
+  for (const p of s) lenient += Math.max(0, ...o.map((q) => tokenF1(p.tokens, q.tokens)));
   return {
-    paragraphF1: src.length ? sum / src.length : 1,
-    headingsFound,
-    headings,
-    tables: source.tables,
-    tablesFound: output.tables,
+    paragraphs: prf(pairs.length, s.length, o.length),
+    headings: {
+      source: srcHeadings,
+      output: outHeadings,
+      correct,
+      invented: outHeadings - correct,
+      missed: srcHeadings - correct,
+      sameLevel,
+    },
+    tables: { source: source.tableTexts.length, output: output.tableTexts.length, matched: tablePairs.length },
     frames: output.frames,
-    paragraphs: src.length,
-    outputParagraphs: out.length,
+    lenientF1: s.length ? lenient / s.length : 1,
   };
 }

@@ -4,8 +4,9 @@ import { ToolError } from '@quire/base';
 import { openDocument } from '../pdfjs.ts';
 import { layoutPage } from './blocks.ts';
 import { extractPage } from './extract.ts';
+import { isLeaderLine, markContinuations, markFurniture, markHyphens } from './flow.ts';
 import type { RawPage } from './extract.ts';
-import type { DocLayout, Figure, Frag, PageLayout, Para } from './types.ts';
+import { median, type DocLayout, type Figure, type Frag, type Line, type PageLayout, type Para } from './types.ts';
 
 export interface AnalyzeOptions {
   /** Keep images (as PNG files in the work directory) for the outputs that show them. */
@@ -90,6 +91,9 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
   }
   checkAbort(opts.signal);
   if (opts.readScans) await relayScans(pages, scans, opts);
+  markFurniture(pages, bodySizeOf(pages, true));
+  markContinuations(pages);
+  markHyphens(pages);
   const bodySize = classifyHeadings(pages);
   return { pages, bodySize };
 }
@@ -123,45 +127,166 @@ const covers = (b: { x0: number; x1: number; top: number; bottom: number }, page
   (b.x1 - b.x0) * (b.bottom - b.top) > 0.5 * page.width * page.height;
 
 /**
- * Headings from font size against the body text's size (the size most characters are set in):
- * larger sizes, largest first, become levels 1–3; short bold lines at body size become the next level.
+ * The body text's size: the size most characters of the document's paragraphs are set in (and of
+ * its tables' cells, with `cells`); 0 without any.
  */
-export function classifyHeadings(pages: PageLayout[]): number {
+function bodySizeOf(pages: PageLayout[], cells = false): number {
   const weight = new Map<number, number>();
-  const paras: Para[] = [];
-  for (const p of pages) {
+  const add = (size: number, lines: Line[]) => {
+    const key = Math.round(size * 2) / 2;
+    weight.set(key, (weight.get(key) ?? 0) + lines.reduce((s, l) => s + l.text.length, 0));
+  };
+  for (const p of pages)
     for (const b of p.blocks) {
-      if (b.kind !== 'para') continue;
-      paras.push(b);
-      const n = b.lines.reduce((s, l) => s + l.text.length, 0);
-      const key = Math.round(b.size * 2) / 2;
-      weight.set(key, (weight.get(key) ?? 0) + n);
+      if (b.kind === 'para' && !b.furniture) add(b.size, b.lines);
+      if (b.kind === 'table' && cells) for (const c of b.cells) for (const l of c.lines) add(l.size, [l]);
     }
-  }
   let body = 0;
   let best = -1;
   for (const [s, w] of weight) if (w > best) [body, best] = [s, w];
+  return body;
+}
+
+/**
+ * Headings against the body text's style (the size most characters are set in). Larger sizes become
+ * levels: sizes that head sections on several pages rank from level 1 down, the largest first; a
+ * size larger still, met on one page only (a title page), is level 1 too. Short bold lines at body
+ * size are headings only when set off above by more space than paragraphs are. Running headers,
+ * table of contents entries and the rest of a paragraph cut by a page break are never headings.
+ * Consecutive headings of one size set as tight as lines are one heading broken over lines.
+ */
+export function classifyHeadings(pages: PageLayout[]): number {
+  const paras: Para[] = [];
+  /** The space above each paragraph, where another block stands above it on the page. */
+  const above = new Map<Para, number>();
+  const bodyGaps: number[] = [];
+  for (const p of pages) {
+    let prev: PageLayout['blocks'][number] | undefined;
+    for (const b of p.blocks) {
+      if (b.kind === 'para' && b.furniture) continue;
+      if (b.kind === 'para') {
+        paras.push(b);
+        // Space after a table or a figure says nothing of what follows it.
+        if (prev?.kind === 'para') above.set(b, b.top - prev.bottom);
+        if (prev?.kind === 'para' && prev.role === 'body' && b.role === 'body' && Math.abs(prev.size - b.size) < 0.5)
+          bodyGaps.push(b.top - prev.bottom);
+      }
+      prev = b;
+    }
+  }
+  const body = bodySizeOf(pages);
   if (!body) return 10;
+  const paraGap = Math.max(0, median(bodyGaps));
   const textOf = (p: Para) => p.lines.map((l) => l.text).join(' ');
-  const candidates = paras.filter((p) => {
+  const eligible = (p: Para) => {
     const t = textOf(p);
-    if (p.role === 'list' || p.lines.length > 3 || t.length > 200 || t.length < 2) return false;
-    if (!/\p{L}/u.test(t)) return false;
-    return p.size >= body * 1.15;
-  });
-  const sizes = [...new Set(candidates.map((p) => Math.round(p.size)))].sort((a, b) => b - a);
+    if (p.role === 'list' || p.continues || p.lines.length > 3 || t.length > 200 || t.length < 2) return false;
+    return /\p{L}/u.test(t) && !p.lines.some((l) => isLeaderLine(l.text));
+  };
+  // The left edge body text starts at on each page, and its column's middle. A page of indented
+  // text (a long note) takes the edge of the other pages on its side of the spread.
+  const column = new Map<Para, { left: number; middle: number }>();
+  const edges: { page: PageLayout; left: number; right: number }[] = [];
+  for (const page of pages) {
+    const lines = page.blocks.flatMap((b) =>
+      b.kind === 'para' && b.role === 'body' && Math.abs(b.size - body) < 0.5 ? b.lines : [],
+    );
+    if (!lines.length) continue;
+    // The leftmost edge at least three lines share: the column's, not a stray line's.
+    const at = new Map<number, number>();
+    for (const l of lines) at.set(Math.round(l.x0), (at.get(Math.round(l.x0)) ?? 0) + 1);
+    const shared = [...at].filter(([, n]) => n >= 3).map(([x]) => x);
+    const left = shared.length ? Math.min(...shared) : median(lines.map((l) => l.x0));
+    edges.push({ page, left, right: Math.max(...lines.map((l) => l.x1)) });
+  }
+  for (const { page, left, right } of edges) {
+    const side = median(edges.filter((e) => e.page.number % 2 === page.number % 2).map((e) => e.left));
+    const edge = Math.min(left, side);
+    for (const b of page.blocks) if (b.kind === 'para') column.set(b, { left: edge, middle: (edge + right) / 2 });
+  }
+  // Indented and not centred: a label inside a note or a definition list, not a section's heading.
+  const indented = (p: Para) => {
+    const c = column.get(p);
+    return !!c && p.x0 > c.left + 1.5 * body && Math.abs((p.x0 + p.x1) / 2 - c.middle) > 2 * body;
+  };
+  const candidates = paras.filter((p) => eligible(p) && !indented(p) && p.size >= body * 1.15);
+  const pagesOf = new Map<number, Set<PageLayout>>();
+  for (const page of pages)
+    for (const b of page.blocks)
+      if (b.kind === 'para' && candidates.includes(b)) {
+        const k = Math.round(b.size);
+        if (!pagesOf.has(k)) pagesOf.set(k, new Set());
+        pagesOf.get(k)!.add(page);
+      }
+  const all = [...pagesOf.keys()].sort((a, b) => b - a);
+  const recurring = all.filter((k) => pagesOf.get(k)!.size >= 2);
+  // A size between recurring ones ranks with the next smaller recurring size.
+  const rank = (k: number) => (recurring.length ? recurring.filter((r) => r > k).length + 1 : all.indexOf(k) + 1);
   for (const p of candidates) {
     p.role = 'heading';
-    p.level = Math.min(3, sizes.indexOf(Math.round(p.size)) + 1);
+    p.level = Math.min(6, rank(Math.round(p.size)));
   }
-  const boldLevel = Math.min(3, sizes.length + 1);
+  const levels = candidates.filter((p) => p.role === 'heading').map((p) => p.level);
+  const boldLevel = Math.min(6, (levels.length ? Math.max(...levels) : 0) + 1);
   for (const p of paras) {
-    if (p.role !== 'body' || !p.bold || p.lines.length > 2) continue;
+    if (p.role !== 'body' || !p.bold || p.lines.length > 2 || !eligible(p) || indented(p)) continue;
     const t = textOf(p);
-    if (t.length > 120 || t.length < 2 || !/\p{L}/u.test(t) || /[.,;]$/.test(t)) continue;
+    if (t.length > 120 || /[.,;:]$/.test(t)) continue;
     if (Math.abs(p.size - body) > body * 0.15) continue;
+    const gap = above.get(p);
+    if (gap === undefined || gap < Math.max(1.5 * paraGap, paraGap + 0.5 * p.size)) continue;
     p.role = 'heading';
     p.level = boldLevel;
   }
+  for (const page of pages) labelRuns(page, boldLevel);
+  for (const page of pages) joinHeadingLines(page);
   return body;
+}
+
+/**
+ * Bold lines at body size that follow one another with no text between are a list of labels (terms,
+ * style names), not sections: a heading heads something.
+ */
+function labelRuns(page: PageLayout, level: number): void {
+  const paras = page.blocks.filter((b): b is Para => b.kind === 'para' && !b.furniture);
+  const label = (p: Para | undefined, like: Para) =>
+    !!p &&
+    p.bold &&
+    p.lines.length <= 2 &&
+    Math.abs(p.size - like.size) < 0.5 &&
+    (p.role === 'body' || p.level === level);
+  const demote = paras.filter(
+    (p, i) => p.role === 'heading' && p.level === level && (label(paras[i - 1], p) || label(paras[i + 1], p)),
+  );
+  for (const p of demote) {
+    p.role = 'body';
+    p.level = 0;
+  }
+}
+
+/** A heading broken over lines comes out of the page's layout as consecutive headings: one again. */
+function joinHeadingLines(page: PageLayout): void {
+  const out: PageLayout['blocks'] = [];
+  for (const b of page.blocks) {
+    const prev = out[out.length - 1];
+    if (
+      prev?.kind === 'para' &&
+      b.kind === 'para' &&
+      prev.role === 'heading' &&
+      b.role === 'heading' &&
+      prev.level === b.level &&
+      prev.bold === b.bold &&
+      Math.abs(prev.size - b.size) < 0.5 &&
+      b.top - prev.bottom < 0.6 * b.size &&
+      prev.lines.length + b.lines.length <= 4
+    ) {
+      prev.lines.push(...b.lines);
+      prev.x0 = Math.min(prev.x0, b.x0);
+      prev.x1 = Math.max(prev.x1, b.x1);
+      prev.bottom = b.bottom;
+      continue;
+    }
+    out.push(b);
+  }
+  page.blocks = out;
 }

@@ -1,4 +1,5 @@
 import type { RawPage } from './extract.ts';
+import { endsEarly, isLeaderLine } from './flow.ts';
 import { groupLines, makeLine } from './lines.ts';
 import { latticeTables, streamTables } from './tables.ts';
 import {
@@ -292,6 +293,16 @@ function isBold(line: Line): boolean {
   return all > 0 && bold / all >= 0.9;
 }
 
+/** The size most characters are set in. */
+function mainSize(lines: readonly Line[]): number {
+  const weight = new Map<number, number>();
+  for (const l of lines) weight.set(l.size, (weight.get(l.size) ?? 0) + l.text.length);
+  let size = 0;
+  let best = -1;
+  for (const [k, w] of weight) if (w > best) [size, best] = [k, w];
+  return size;
+}
+
 /** Lines in reading order grouped into paragraphs by spacing, indentation, size, weight and list markers. */
 function paragraphs(seq: Seq[]): Block[] {
   const lines = seq.filter((s): s is { line: Line } => 'line' in s).map((s) => s.line);
@@ -304,6 +315,7 @@ function paragraphs(seq: Seq[]): Block[] {
       gapsSeen.push(Math.max(0, g));
   }
   const lineGap = gapsSeen.length ? median(gapsSeen) : 2;
+  const bodySize = mainSize(lines);
   // The right edge of each line's column: the furthest right of its neighbours in the same column.
   const rightOf = new Map<Line, number>();
   const leftOf = new Map<Line, number>();
@@ -356,8 +368,10 @@ function paragraphs(seq: Seq[]): Block[] {
     if (isBold(l) !== p.bold && (p.bold || l.text.length < 120)) return false;
     const em = p.size;
     const right = rightOf.get(prev) ?? prev.x1;
-    // The previous line stopped well short of the column's edge: it ended its paragraph.
-    if (prev.x1 < right - 2.5 * em && !/[-\u00AD,]$/.test(prev.text)) return false;
+    if (isLeaderLine(prev.text) || isLeaderLine(l.text)) return false;
+    // Body text whose next word would have fitted on the previous line: that line ended its
+    // paragraph. Larger text (a title broken over two lines by hand) is held together by its spacing.
+    if (p.size < 1.15 * bodySize && endsEarly(prev, l, right)) return false;
     if (p.role === 'list') {
       // A list item goes on at the indentation of its text, not of its marker.
       return l.x0 > p.x0 + 0.3 * em || Math.abs(l.x0 - p.x0) < 0.3 * em;

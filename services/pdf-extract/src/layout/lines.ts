@@ -150,13 +150,16 @@ export function lineSpans(line: Line, skip = 0): Span[] {
     .map((s) => ({ ...s, text: composeAccents(s.text.replace(/ {2,}/g, ' ')) }));
 }
 
-/** Lines of one paragraph as one string: a soft hyphen at a line's end joins the words. */
-export function joinLines(texts: readonly string[]): string {
+/**
+ * Lines of one paragraph as one string: a soft hyphen at a line's end joins the words, and so does
+ * a line marked in `tight` (one ending in a hyphen that belongs to the text).
+ */
+export function joinLines(texts: readonly string[], tight: readonly boolean[] = []): string {
   let out = '';
-  for (const t of texts) {
+  texts.forEach((t, i) => {
     if (!out) out = t;
     else if (out.endsWith('\u00AD')) out = out.slice(0, -1) + t;
-    else out += ' ' + t;
-  }
+    else out += (tight[i - 1] ? '' : ' ') + t;
+  });
   return out.replace(/\u00AD/g, '');
 }

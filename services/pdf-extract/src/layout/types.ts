@@ -38,6 +38,8 @@ export interface Line extends Box {
   /** The dominant font size. */
   size: number;
   text: string;
+  /** A hyphen ending the line: 'split' a word the typesetter broke, 'keep' one that belongs to the text. */
+  hyphen?: 'split' | 'keep';
 }
 
 /** A run of text in one style, what the writers emit. */
@@ -60,6 +62,10 @@ export interface Para extends Box {
   lines: Line[];
   size: number;
   bold: boolean;
+  /** A running header or footer, repeated from page to page. */
+  furniture?: boolean;
+  /** It goes on from the last paragraph of the page before, which a page break cut. */
+  continues?: boolean;
 }
 
 export interface Cell {

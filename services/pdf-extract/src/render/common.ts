@@ -1,11 +1,38 @@
 import { joinLines, lineSpans } from '../layout/lines.ts';
-import type { Cell, Para, Span, Table } from '../layout/types.ts';
+import type { Block, Cell, DocLayout, PageLayout, Para, Span, Table } from '../layout/types.ts';
 
 /** A paragraph's text on one line, without its list marker. */
 export function paraText(p: Para): string {
-  const texts = p.lines.map((l) => l.text);
+  const texts = p.lines.map((l) => (l.hyphen === 'split' ? `${l.text.slice(0, -1)}\u00AD` : l.text));
   if (p.marker && texts.length) texts[0] = stripMarker(texts[0]!, p.marker);
-  return joinLines(texts);
+  return joinLines(
+    texts,
+    p.lines.map((l) => l.hyphen === 'keep'),
+  );
+}
+
+/**
+ * The blocks of each page as a flowing document reads them: running headers and footers left out,
+ * and a paragraph a page break cut whole again, on the page where it began.
+ */
+export function flowBlocks(doc: DocLayout): { page: PageLayout; blocks: Block[] }[] {
+  const out: { page: PageLayout; blocks: Block[] }[] = [];
+  let last: Para | undefined;
+  for (const page of doc.pages) {
+    const blocks: Block[] = [];
+    for (const b of page.blocks) {
+      if (b.kind === 'para' && b.furniture) continue;
+      if (b.kind === 'para' && b.continues && last) {
+        last.lines.push(...b.lines);
+        continue;
+      }
+      const own = b.kind === 'para' ? { ...b, lines: [...b.lines] } : b;
+      blocks.push(own);
+      last = own.kind === 'para' ? own : undefined;
+    }
+    out.push({ page, blocks });
+  }
+  return out;
 }
 
 export function stripMarker(text: string, marker: string): string {
@@ -20,9 +47,11 @@ export function paraSpans(p: Para): Span[] {
     const spans = lineSpans(line, i === 0 && p.marker ? markerChars(line.text, p.marker) : 0);
     if (!spans.length) return;
     const last = out[out.length - 1];
+    const before = p.lines[i - 1];
     if (last) {
-      if (last.text.endsWith('\u00AD')) last.text = last.text.slice(0, -1);
-      else last.text += ' ';
+      if (before?.hyphen === 'split') last.text = last.text.replace(/[-\u2010]$/, '');
+      else if (last.text.endsWith('\u00AD')) last.text = last.text.slice(0, -1);
+      else if (before?.hyphen !== 'keep') last.text += ' ';
     }
     for (const s of spans) {
       const prev = out[out.length - 1];

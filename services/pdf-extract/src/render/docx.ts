@@ -17,7 +17,7 @@ import {
 } from 'docx';
 import { lineSpans } from '../layout/lines.ts';
 import type { Block, DocLayout, PageLayout, Span, Table } from '../layout/types.ts';
-import { cellMap, emptyRows, paraSpans } from './common.ts';
+import { cellMap, emptyRows, flowBlocks, paraSpans } from './common.ts';
 
 const twip = (pt: number) => Math.round(pt * 20);
 const px = (pt: number) => Math.max(1, Math.round((pt * 96) / 72));
@@ -35,7 +35,14 @@ function runs(spans: Span[], body: number): TextRun[] {
   );
 }
 
-const headingLevels = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3] as const;
+const headingLevels = [
+  HeadingLevel.HEADING_1,
+  HeadingLevel.HEADING_2,
+  HeadingLevel.HEADING_3,
+  HeadingLevel.HEADING_4,
+  HeadingLevel.HEADING_5,
+  HeadingLevel.HEADING_6,
+] as const;
 
 function table(t: Table, body: number): DocxTable {
   const { start, covered } = cellMap(t);
@@ -100,7 +107,7 @@ async function blockItems(
   const children = runs(paraSpans(b), body);
   if (b.role === 'heading')
     return [
-      new Paragraph({ pageBreakBefore, heading: headingLevels[b.level - 1] ?? HeadingLevel.HEADING_3, children }),
+      new Paragraph({ pageBreakBefore, heading: headingLevels[b.level - 1] ?? HeadingLevel.HEADING_6, children }),
     ];
   if (b.role === 'list') {
     return [
@@ -157,14 +164,14 @@ export async function writeDocx(doc: DocLayout, path: string): Promise<void> {
     });
     current = undefined;
   };
-  for (const page of doc.pages) {
+  for (const { page, blocks } of flowBlocks(doc)) {
     const key = `${Math.round(page.width)}x${Math.round(page.height)}`;
     const m = margins(page);
     const maxWidth = page.width - m.left - m.right;
     if (current && current.key !== key) flush();
     const breakFirst = current !== undefined;
     const children: (Paragraph | DocxTable)[] = [];
-    for (const b of page.blocks) {
+    for (const b of blocks) {
       const ordered = b.kind === 'para' && b.role === 'list' && b.ordered;
       const items = await blockItems(
         b,

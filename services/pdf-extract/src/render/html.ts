@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import type { Block, DocLayout, Para, Span, Table } from '../layout/types.ts';
-import { cellMap, emptyRows, paraSpans } from './common.ts';
+import { cellMap, emptyRows, flowBlocks, paraSpans } from './common.ts';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -78,7 +78,7 @@ function para(p: Para): string {
 
 const style = `body{font-family:Georgia,"Times New Roman",serif;line-height:1.5;max-width:50em;margin:2em auto;padding:0 1em;color:#222}
 section.page{border-bottom:1px solid #ccc;padding-bottom:1.5em;margin-bottom:1.5em}
-h1,h2,h3{font-family:Helvetica,Arial,sans-serif;line-height:1.25}
+h1,h2,h3,h4,h5,h6{font-family:Helvetica,Arial,sans-serif;line-height:1.25}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}
 th,td{border:1px solid #999;padding:.25em .5em;vertical-align:top;text-align:left}
 th{background:#f2f2f2}
@@ -92,8 +92,8 @@ export async function writeHtml(doc: DocLayout, title: string, path: string): Pr
     await file.write(
       `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n<style>\n${style}\n</style>\n</head>\n<body>\n<main>\n`,
     );
-    for (const page of doc.pages) {
-      let body = await blocksHtml(page.blocks);
+    for (const { page, blocks } of flowBlocks(doc)) {
+      let body = await blocksHtml(blocks);
       if (page.scanned)
         body = `<p class="note">Page ${page.number} is a scanned image without a text layer.</p>\n${body}`;
       await file.write(
