@@ -34,6 +34,7 @@ describe('damaged and mislabelled inputs', () => {
       const r = await call(tool, [file, ...extra], fields);
       const what = `${tool} ${basename(file)}: ${JSON.stringify(r.error)}`;
       expect([200, 415, 422, 400], what).toContain(r.status);
+      if (r.error?.code === 'empty_file') return void expect(basename(file)).toBe('pdfplumber-zero-byte.pdf');
       if (r.status === 400) {
         // Only a page that is not there: a repaired one-page file has nothing left to remove.
         expect(r.error?.code, what).toBe('invalid_option');

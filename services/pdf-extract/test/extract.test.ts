@@ -119,7 +119,9 @@ describe('damaged and foreign files', () => {
         const a = await call(app(), tool, file);
         if (a.status >= 500) bad.push(`${tool} ${basename(file)}: ${a.status} ${JSON.stringify(a.error)}`);
         if (a.status !== 200)
-          expect(a.error?.code, basename(file)).toMatch(/^(unsupported_type|damaged_input|password_required)$/);
+          expect(a.error?.code, basename(file)).toMatch(
+            /^(unsupported_type|empty_file|damaged_input|password_required)$/,
+          );
       }
     });
     expect(bad).toEqual([]);

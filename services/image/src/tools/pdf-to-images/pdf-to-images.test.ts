@@ -163,12 +163,12 @@ describe('pdf-to-images', () => {
         expect(entries.length, name).toBe(r.properties.pages);
         outcomes.add('ok');
       } else {
-        expect(['unsupported_type', 'damaged_input'], name).toContain(r.error?.code);
+        expect(['unsupported_type', 'empty_file', 'damaged_input'], name).toContain(r.error?.code);
         outcomes.add(r.error!.code);
       }
     }
-    // Renderable ones give images; non-PDFs are refused by content; the one qpdf cannot count the
-    // pages of is damaged (the kit checks every result's page count with qpdf).
-    expect([...outcomes].sort()).toEqual(['damaged_input', 'ok', 'unsupported_type']);
+    // Renderable ones give images; non-PDFs are refused by content, an empty file as empty; the one
+    // qpdf cannot count the pages of is damaged (the kit checks every result's page count with qpdf).
+    expect([...outcomes].sort()).toEqual(['damaged_input', 'empty_file', 'ok', 'unsupported_type']);
   });
 });
