@@ -56,6 +56,8 @@ describe.each([
     const { page, errors } = await phonePage(language);
     await page.locator('.widget').scrollIntoViewIfNeeded();
     await waitUntil(page, `document.querySelector('footer .banner').matches('.away')`);
+    // It slides away (0.2 s) before it is hidden.
+    await page.locator('footer .banner').waitFor({ state: 'hidden' });
     expect(await bannerVisible(page)).toBe(false);
     const header = await height(page, 'header.site-header');
     expect(header / phone.height).toBeLessThan(0.12);
