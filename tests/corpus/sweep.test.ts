@@ -14,7 +14,7 @@
  * sends it through all of them. Each call's time is in .run/corpus-sweep.json after a run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -124,13 +124,16 @@ function hasImages(path: string, password?: string): boolean {
   return out.stdout.split('\n').length > 3;
 }
 
+/** A file of no bytes at all. */
+const isEmpty = (f: CorpusFile) => statSync(f.path).size === 0;
+
 /**
  * What a damaged PDF may answer, from what the manifest says qpdf --check makes of it: repaired
  * silently, it must work; no PDF header at all, it is not a PDF; otherwise a result or damaged_input.
  * A tool that repairs what it reads (input.damaged) must recover every one of them that holds a PDF.
  */
 function damaged(f: CorpusFile, tool: Tool, works: string[]): string[] {
-  if (/zero-byte/.test(f.file)) return ['empty_file'];
+  if (isEmpty(f)) return ['empty_file'];
   if (/qpdf --check exit 0/.test(f.properties)) return works;
   if (/can't find PDF header/.test(f.properties)) return ['unsupported_type'];
   if ('kinds' in tool.input && tool.input.damaged) return works;
@@ -177,7 +180,8 @@ async function casesFor(f: CorpusFile, index: number): Promise<Case[]> {
   for (const tool of await refusers(f, kind, named, index)) {
     // An encrypted Office package does not show what it holds before it is opened.
     const asks = protectedFile && readsOffice(tool) ? ['password_required'] : [];
-    add(tool, ['unsupported_type', ...asks], ' (not its kind)');
+    // An empty file is said to be empty before anything is said of its kind.
+    add(tool, isEmpty(f) ? ['empty_file'] : ['unsupported_type', ...asks], ' (not its kind)');
   }
   return out;
 }
