@@ -39,6 +39,8 @@ export function resolveChain(req: Request, res: Response, next: NextFunction): v
     (req.path.endsWith('/jobs') && q.steps !== undefined);
   // A saved workflow's steps, with their options, were loaded by loadSavedWorkflow.
   const saved = res.locals.savedSteps as WorkflowStep[] | undefined;
+  const namesTool = typeof req.params.toolId === 'string' || q.tool !== undefined;
+  if (saved && namesTool) return next(new ToolError('invalid_workflow', 'Name a tool or a saved workflow, not both.'));
   if (isWorkflow || saved) {
     const steps = saved ?? (typeof q.steps === 'string' ? q.steps.split(',').map((s) => s.trim()) : []);
     const checked = checkWorkflow(steps);

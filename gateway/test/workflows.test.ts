@@ -77,6 +77,13 @@ describe('saved workflows', () => {
     expect(badOption.body.error.message).toMatch(/^Step 1 \("rotate-pdf"\): The option "angle" must be one of/);
     const notAList = await request(app).post('/api/v1/workflows/saved').send({ steps: 'rotate-pdf' });
     expect(notAList.body.error.code).toBe('invalid_workflow');
+    // A tool call that also names a saved workflow runs neither.
+    const { body: saved } = await request(app).post('/api/v1/workflows/saved').send({ steps });
+    const before = service.received.length;
+    const both = await request(app).post(`/api/v1/tools/pdf-compress?saved=${saved.id}`).attach('file', pdf);
+    expect(both.status).toBe(400);
+    expect(both.body.error.code).toBe('invalid_workflow');
+    expect(service.received.length).toBe(before);
     const unknown = await request(app).get('/api/v1/workflows/saved/AAAAAAAAAAAAAAAAAAAAAAAA');
     expect(unknown.status).toBe(404);
     const run = await request(app).post('/api/v1/workflows?saved=../../etc').attach('file', pdf);
