@@ -3,7 +3,7 @@ import { exec, timeLeft, ToolError, type Job } from '@quire/base';
 /** A word as drawn, its box in points from the page's top left (pdftotext -bbox). */
 export interface PlacedWord {
   text: string;
-  /** What two words are compared by: NFKC, lower case, without the punctuation around it. */
+  /** What two words are compared by: NFKC, lower case, without format marks or the punctuation around it. */
   key: string;
   page: number;
   box: { x0: number; y0: number; x1: number; y1: number };
@@ -21,7 +21,11 @@ const unescape = (s: string) =>
   );
 
 export const wordKey = (text: string) => {
-  const word = text.normalize('NFKC').toLowerCase();
+  // Directional marks around right-to-left runs are not part of a word (as wordsOf has it).
+  const word = text
+    .normalize('NFKC')
+    .replace(/\p{Cf}+/gu, '')
+    .toLowerCase();
   return word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '') || word;
 };
 
