@@ -26,9 +26,12 @@ describe('compare-pdf', () => {
     expect(text(path, { first: 15, last: 15 })).toContain('(no such page)');
   });
 
-  it('says two copies of a document are the same', async () => {
+  it('says two copies of a document are the same, by their words and by their look', async () => {
     const { properties } = await runTool(base, 'compare-pdf', [eleven, eleven]);
     expect(properties).toMatchObject({ identical: true, changes: 0, pagesChanged: 0 });
+    const looks = await runTool(base, 'compare-pdf', [eleven, eleven], { compareBy: 'looks' });
+    expect(looks.properties).toMatchObject({ identical: true, areasChanged: 0, pagesChanged: 0 });
+    expect(text(looks.path, { first: 4, last: 4 })).toMatch(/^Page 4: no change/);
   });
 
   it('asks for the password of a protected version, and for a second file', async () => {

@@ -206,7 +206,7 @@ const definitions = [
     input: { kinds: ['pdf'], min: 2, max: 2 },
     output: 'pdf',
     checks: { pages: 'some', pixels: true },
-    options: noOptions,
+    options: z.object({ compareBy: z.enum(['words', 'looks']).default('words') }),
   }),
   defineTool({
     id: 'pdf-split',

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exec, mapLimit, timeLeft, type Job } from '@quire/base';
 import { believedPages, claimedPagesTrusted, pageCountOrNaN } from './page-count.ts';
-import { parsePgm, renderPage, type Grey } from './similarity.ts';
+import { parsePgm, renderPage, renderSpan, type Grey } from './similarity.ts';
 
 /** A page rendered this small is enough to tell blank from not. */
 const blankDpi = 9;
@@ -148,12 +148,7 @@ async function renderedPages<T>(
 ): Promise<Map<number, T>> {
   const span = spanOf(pages, bytesPerPage, renderedPageBytes);
   if (span) {
-    const out = join(dir, `blank-${Math.random().toString(36).slice(2)}`);
-    await mkdir(out, { recursive: true });
-    const args = ['-q', '-gray', '-r', String(blankDpi), '-f', String(span.first), '-l', String(span.last)];
-    await run(job, 'pdftoppm', [...args, path, join(out, 'p')]);
-    // Named p-7.pgm, p-07.pgm or p-007.pgm, padded to the document's page count.
-    const rendered = new Map((await readdir(out)).map((f) => [Number(/-(\d+)\.pgm$/.exec(f)?.[1]), join(out, f)]));
+    const rendered = await renderSpan(path, { ...span, dpi: blankDpi }, job, dir);
     if (pages.every((p) => rendered.has(p))) {
       const judged = async (p: number) => judge(parsePgm(await readFile(rendered.get(p)!)));
       return new Map(await Promise.all(pages.map(async (p) => [p, await judged(p)] as const)));

@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ssim } from 'ssim.js';
 import { exec, timeLeft, type Job } from '@quire/base';
@@ -59,6 +59,26 @@ export async function renderPage(path: string, page: number, dpi: number, job: J
   const pgm = await readFile(`${out}.pgm`).catch(() => undefined);
   await rm(`${out}.pgm`, { force: true });
   return pgm && parsePgm(pgm);
+}
+
+/**
+ * Pages `first` to `last` rendered grey by one pdftoppm into a new folder in `dir` (as a viewer shows
+ * them, crop box and turn, when `cropBox`): each page's PGM file by its number. A page that did not
+ * render has none.
+ */
+export async function renderSpan(
+  path: string,
+  span: { first: number; last: number; dpi: number; cropBox?: boolean },
+  job: Job,
+  dir: string,
+): Promise<Map<number, string>> {
+  const out = join(dir, `pages-${Math.random().toString(36).slice(2)}`);
+  await mkdir(out, { recursive: true });
+  const args = ['-q', '-gray', '-r', String(span.dpi), '-f', String(span.first), '-l', String(span.last)];
+  if (span.cropBox) args.push('-cropbox');
+  await exec('pdftoppm', [...args, path, join(out, 'p')], { timeoutMs: timeLeft(job.deadline), signal: job.signal });
+  // Named p-7.pgm, p-07.pgm or p-007.pgm, padded to the document's page count.
+  return new Map((await readdir(out)).map((f) => [Number(/-(\d+)\.pgm$/.exec(f)?.[1]), join(out, f)]));
 }
 
 /** A binary PGM (P5, 8 bits): its size from the header, then the pixels. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,22 @@ function colourShare(
   return [counts[0]! / (w * h), counts[1]! / (w * h)];
 }
 
+/** Where a colour is on a report page's halves, as fractions of the page's height: [top, bottom] or undefined. */
+function colourRows(file: string, page: number, isColour: (r: number, g: number, b: number) => boolean) {
+  const ppm = execFileSync('pdftoppm', ['-r', '36', '-f', String(page), '-l', String(page), file]);
+  const [w, h] = ppm.toString('latin1', 0, 40).split(/\s+/).slice(1, 3).map(Number) as [number, number];
+  const start = ppm.length - w * h * 3;
+  const rows: [number[], number[]] = [[], []];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const o = start + (y * w + x) * 3;
+      if (isColour(ppm[o]!, ppm[o + 1]!, ppm[o + 2]!)) rows[x < w / 2 ? 0 : 1].push(y / h);
+    }
+  return rows.map((r) => (r.length ? [Math.min(...r), Math.max(...r)] : undefined));
+}
+
+/** The border of a highlight of a change, orange over white. */
+const orangish = (r: number, g: number, b: number) => r > 200 && g > 120 && g < 190 && b < 90;
 const reddish = (r: number, g: number, b: number) => r > 180 && g < 110 && b < 110;
 const greenish = (r: number, g: number, b: number) => g > 120 && r < 170 && g - r > 40 && g - b > 30;
 
@@ -93,5 +109,46 @@ describe('compare-pdf', () => {
     expect((await call('compare-pdf', [fuzzed, fuzzed])).error?.code).toBe('damaged_input');
     const one = await call('compare-pdf', [pdf('qpdf-11-pages.pdf')]);
     expect(one.error?.code).toBe('too_few_files');
+  });
+
+  it('compares by look: marks where the pixels differ, on both sides, and nothing where they do not', async () => {
+    const before = await letter('look-before.pdf', ['The quick brown fox jumps', '', '', '', 'over the lazy dog.']);
+    const after = await letter('look-after.pdf', ['The quick brown fox jumps', '', '', '', 'over the lazy cat.']);
+    const same = await call('compare-pdf', [before, before], { compareBy: 'looks' });
+    expect(same.props).toMatchObject({ identical: true, areasChanged: 0, pagesChanged: 0 });
+    expect(colourShare(same.file, 1, orangish)).toEqual([0, 0]);
+    const r = await call('compare-pdf', [before, after], { compareBy: 'looks' });
+    expect(r.status, r.error?.message).toBe(200);
+    expect(r.props).toMatchObject({ identical: false, pagesChanged: 1, changedPages: [1], areasChanged: 1 });
+    expect(r.props.wordsAdded).toBeUndefined();
+    expect(text(r.file, 1)).toContain('Page 1: 1 area looks different');
+    // "dog" became "cat" on the fifth line (y = 154 of 300 pt): the mark is there, not on the first line.
+    const [left, right] = colourRows(r.file, 1, orangish);
+    for (const rows of [left, right]) {
+      expect(rows).toBeDefined();
+      const [top, bottom] = rows!;
+      expect(top).toBeGreaterThan(0.45);
+      expect(bottom).toBeLessThan(0.75);
+    }
+  });
+
+  it('compares scans by look: a stamp added to a scanned page is found, and a longer document shows its extra page', async () => {
+    const scan = pdf('camelot-image-scanned-table.pdf');
+    const doc = await PDFDocument.load(readFileSync(scan));
+    const page = doc.getPage(0);
+    page.drawRectangle({ x: 40, y: 40, width: 120, height: 40, borderWidth: 3 });
+    doc.addPage([300, 300]).drawText('Appendix', { x: 40, y: 150, size: 24 });
+    const stamped = join(scratch, 'stamped-scan.pdf');
+    writeFileSync(stamped, await doc.save());
+    const r = await call('compare-pdf', [scan, stamped], { compareBy: 'looks' });
+    expect(r.status, r.error?.message).toBe(200);
+    expect(r.props).toMatchObject({ identical: false, firstPages: 1, secondPages: 2, pagesChanged: 2 });
+    expect(r.props.areasChanged).toBeGreaterThanOrEqual(2);
+    expect(text(r.file, 2)).toContain('(no such page)');
+    // The stamp is near the page's foot; the scanned table above it is not marked.
+    const [left] = colourRows(r.file, 1, orangish);
+    expect(left![0]).toBeGreaterThan(0.7);
+    const itself = await call('compare-pdf', [scan, scan], { compareBy: 'looks' });
+    expect(itself.props).toMatchObject({ identical: true, areasChanged: 0 });
   });
 });

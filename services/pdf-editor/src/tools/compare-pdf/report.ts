@@ -10,32 +10,34 @@ const colours: Record<Mark, RGB> = {
 const margin = 24;
 const header = 36;
 
+/** A box to highlight on a page, in points from the page's top left. */
+export interface Highlight {
+  box: { x0: number; y0: number; x1: number; y1: number };
+  mark: Mark;
+}
+
 export interface Side {
   doc: PDFDocument;
   pages: PageSize[];
-  words: PlacedWord[];
-  marks: Map<number, Mark>;
+  /** By page index. */
+  highlights: Highlight[][];
 }
 
 /**
  * The report: for each page number, the first document's page on the left and the second's on the
- * right, as they look, with the words that differ highlighted (red removed, green added, orange
- * changed) and a line saying what changed on them.
+ * right, as they look, with what differs highlighted (red removed, green added, orange changed) and a
+ * line saying what changed on them (`summary`, by page index).
  */
-export async function drawReport(first: Side, second: Side, name: [string, string]): Promise<PDFDocument> {
+export async function drawReport(
+  first: Side,
+  second: Side,
+  name: [string, string],
+  summary: (page: number) => string,
+): Promise<PDFDocument> {
   const out = await PDFDocument.create();
   const font = await out.embedFont(StandardFonts.Helvetica);
   const [a, b] = await Promise.all([embedAll(out, first.doc), embedAll(out, second.doc)]);
   const count = Math.max(first.pages.length, second.pages.length);
-  const byPage = (side: Side) => {
-    const pages = side.pages.map(() => [] as { word: PlacedWord; mark: Mark }[]);
-    side.marks.forEach((mark, index) => {
-      const word = side.words[index]!;
-      pages[word.page - 1]?.push({ word, mark });
-    });
-    return pages;
-  };
-  const [marksA, marksB] = [byPage(first), byPage(second)];
   for (let p = 0; p < count; p++) {
     const sizeA = first.pages[p] ?? { width: 0, height: 0 };
     const sizeB = second.pages[p] ?? { width: 0, height: 0 };
@@ -45,16 +47,23 @@ export async function drawReport(first: Side, second: Side, name: [string, strin
     const top = height - header - margin;
     const leftX = margin;
     const rightX = margin * 2 + Math.max(sizeA.width, 200);
-    const removed = marksA[p]?.length ?? 0;
-    const added = marksB[p]?.length ?? 0;
-    const summary = removed || added ? `${removed} words removed or changed, ${added} added or changed` : 'no change';
-    page.drawText(`Page ${p + 1}: ${summary}`, { x: margin, y: height - margin - 10, size: 12, font });
+    page.drawText(`Page ${p + 1}: ${summary(p)}`, { x: margin, y: height - margin - 10, size: 12, font });
     page.drawText(ascii(name[0]), { x: leftX, y: top + 6, size: 8, font, color: rgb(0.35, 0.35, 0.35) });
     page.drawText(ascii(name[1]), { x: rightX, y: top + 6, size: 8, font, color: rgb(0.35, 0.35, 0.35) });
-    place(page, a[p], sizeA, leftX, top, marksA[p] ?? []);
-    place(page, b[p], sizeB, rightX, top, marksB[p] ?? []);
+    place(page, a[p], sizeA, leftX, top, first.highlights[p] ?? []);
+    place(page, b[p], sizeB, rightX, top, second.highlights[p] ?? []);
   }
   return out;
+}
+
+/** The words that differ as highlights, by page index. */
+export function wordHighlights(words: PlacedWord[], marks: Map<number, Mark>, pages: number): Highlight[][] {
+  const byPage = Array.from({ length: pages }, () => [] as Highlight[]);
+  marks.forEach((mark, index) => {
+    const word = words[index]!;
+    byPage[word.page - 1]?.push({ box: word.box, mark });
+  });
+  return byPage;
 }
 
 /**
@@ -86,7 +95,7 @@ function place(
   size: PageSize,
   x: number,
   top: number,
-  marks: { word: PlacedWord; mark: Mark }[],
+  highlights: Highlight[],
 ): void {
   if (!embedded) {
     page.drawText('(no such page)', { x, y: top - 20, size: 10 });
@@ -96,8 +105,8 @@ function place(
   page.drawRectangle({ ...frame, borderColor: rgb(0.7, 0.7, 0.7), borderWidth: 0.5 });
   if (embedded === 'unreadable') page.drawText('(this page could not be drawn)', { x: x + 10, y: top - 20, size: 10 });
   else if (embedded !== 'blank') page.drawPage(embedded, frame);
-  for (const { word, mark } of marks) {
-    const { x0, y0, x1, y1 } = word.box;
+  for (const { box, mark } of highlights) {
+    const { x0, y0, x1, y1 } = box;
     page.drawRectangle({
       x: x + x0 - 1,
       y: top - y1 - 1,
@@ -117,7 +126,7 @@ const ascii = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, '?').slice(0, 1
 
 /** Which page numbers of the report show a change. */
 export function pagesChanged(first: Side, second: Side): number[] {
-  const pages = new Set<number>();
-  for (const side of [first, second]) side.marks.forEach((_, i) => pages.add(side.words[i]!.page));
-  return [...pages].sort((x, y) => x - y);
+  const count = Math.max(first.pages.length, second.pages.length);
+  const changed = (p: number) => Boolean(first.highlights[p]?.length || second.highlights[p]?.length);
+  return Array.from({ length: count }, (_, p) => p + 1).filter((n) => changed(n - 1));
 }

@@ -1,7 +1,5 @@
-import { readdir, readFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { exec, timeLeft } from '@quire/base';
-import { parsePgm } from '@quire/pdf';
+import { readFile } from 'node:fs/promises';
+import { parsePgm, renderSpan } from '@quire/pdf';
 import type { ToolContext } from '@quire/service-kit';
 import type { Margins } from './margins.ts';
 
@@ -22,13 +20,8 @@ export async function contentMargins(
   pages: number[],
   shown: (page: number) => { width: number; height: number },
 ): Promise<Map<number, Margins | undefined>> {
-  const dir = join(ctx.workdir, 'trim');
-  await mkdir(dir);
-  const [first, last] = [pages[0]!, pages.at(-1)!];
-  const args = ['-q', '-cropbox', '-gray', '-r', String(dpi), '-f', String(first), '-l', String(last), path];
-  await exec('pdftoppm', [...args, join(dir, 'p')], { timeoutMs: timeLeft(ctx.deadline), signal: ctx.signal });
-  // Named p-7.pgm, p-07.pgm or p-007.pgm, padded to the document's page count.
-  const files = new Map((await readdir(dir)).map((f) => [Number(/-(\d+)\.pgm$/.exec(f)?.[1]), join(dir, f)]));
+  const span = { first: pages[0]!, last: pages.at(-1)!, dpi, cropBox: true };
+  const files = await renderSpan(path, span, ctx, ctx.workdir);
   const found = new Map<number, Margins | undefined>();
   for (const page of pages) {
     const file = files.get(page);
