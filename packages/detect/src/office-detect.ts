@@ -24,6 +24,12 @@ export interface OfficeFormat {
   family?: Family;
   /** Encrypted OOXML: an OLE2 envelope around a docx, xlsx or pptx that only its password opens. */
   encrypted?: boolean;
+  /**
+   * Whether opening it takes a password, where its bytes tell cheaply: encrypted OOXML, and
+   * OpenDocument whose manifest lists encrypted entries; a zip package without them takes none.
+   * Undefined for legacy binary and text formats, whose encryption lies deeper.
+   */
+  protection?: 'required' | 'none';
   csv?: CsvDialect;
 }
 
@@ -75,7 +81,7 @@ async function fromOle2(path: string): Promise<OfficeFormat | undefined> {
   const names = await ole2RootNames(path);
   if (!names) return undefined;
   const has = (n: string) => names.includes(n);
-  if (has('EncryptionInfo') && has('EncryptedPackage')) return { ext: 'docx', encrypted: true };
+  if (has('EncryptionInfo') && has('EncryptedPackage')) return { ext: 'docx', encrypted: true, protection: 'required' };
   if (has('WordDocument')) return { ext: 'doc', kind: 'doc', family: 'writer' };
   if (has('Workbook') || has('Book')) return { ext: 'xls', kind: 'xls', family: 'calc' };
   if (has('PowerPoint Document')) return { ext: 'ppt', kind: 'ppt', family: 'impress' };
@@ -121,15 +127,17 @@ const flatOdfExt: Record<string, string> = { odt: 'fodt', ods: 'fods', odp: 'fod
 async function fromZip(path: string): Promise<OfficeFormat | undefined> {
   let parts: Map<string, string>;
   try {
-    parts = await readZipParts(path, ['mimetype', '[Content_Types].xml']);
+    parts = await readZipParts(path, ['mimetype', '[Content_Types].xml', 'META-INF/manifest.xml']);
   } catch {
     return undefined;
   }
+  // OpenDocument 1.3 part 3, 4.16: an encrypted entry has a <manifest:encryption-data> child.
+  const protection = parts.get('META-INF/manifest.xml')?.includes('encryption-data') ? 'required' : 'none';
   const mimetype = parts.get('mimetype')?.trim();
-  if (mimetype && odfTypes[mimetype]) return { ...odfTypes[mimetype] };
+  if (mimetype && odfTypes[mimetype]) return { ...odfTypes[mimetype], protection };
   const types = parts.get('[Content_Types].xml');
   if (types) {
-    for (const [re, format] of ooxmlMainTypes) if (re.test(types)) return { ...format };
+    for (const [re, format] of ooxmlMainTypes) if (re.test(types)) return { ...format, protection };
   }
   return undefined;
 }

@@ -37,13 +37,26 @@ describe('detectOfficeFormat', () => {
   });
 
   it('knows StarOffice Writer and flat ODF by their declared type', async () => {
-    expect(await detectOfficeFormat(office('jod-test.sxw'))).toEqual({ ext: 'sxw', family: 'writer' });
+    expect(await detectOfficeFormat(office('jod-test.sxw'))).toEqual({
+      ext: 'sxw',
+      family: 'writer',
+      protection: 'none',
+    });
     expect(await detectOfficeFormat(office('jod-test.fodt'))).toMatchObject({ ext: 'fodt', kind: 'odt' });
+  });
+
+  it('tells which documents take a password where the bytes say so cheaply', async () => {
+    const protection = async (name: string) => (await detectOfficeFormat(office(name)))?.protection;
+    expect(await protection('jod-test_password.odt')).toBe('required');
+    for (const open of ['jod-test.odt', 'jod-test.docx', 'jod-test.xlsx', 'jod-test.odp'])
+      expect(await protection(open), open).toBe('none');
+    // Legacy binary and text documents keep their encryption deeper: not judged here.
+    for (const unknown of ['jod-test.doc', 'jod-test.fodt']) expect(await protection(unknown), unknown).toBeUndefined();
   });
 
   it('sees encrypted OOXML as such, without guessing which application', async () => {
     const format = await detectOfficeFormat(office('gotenberg-protected_page_1.docx'));
-    expect(format).toEqual({ ext: 'docx', encrypted: true });
+    expect(format).toEqual({ ext: 'docx', encrypted: true, protection: 'required' });
     expect(await officeKindFor(office('gotenberg-protected_page_1.docx'), ['doc', 'docx', 'odt', 'rtf'])).toBe('docx');
     expect(await officeKindFor(office('gotenberg-protected_page_1.docx'), ['xls', 'xlsx', 'ods', 'csv'])).toBe('xlsx');
   });

@@ -157,6 +157,12 @@ describe('every office document of the corpus', () => {
     expect(odt.res.status).toBe(400);
     expect(odt.text).toMatch(/password for the document .* is incorrect/);
   });
+
+  it('refuses a password for a document that has none, as Gotenberg does (Bad Request)', async () => {
+    const { res, text } = await gotenberg([office('jod-test.docx')], { password: 'foo' });
+    expect(res.status).toBe(400);
+    expect(text).toBe("The document 'jod-test.docx' is not password-protected. Remove the 'password' form field.");
+  });
 });
 
 describe("Gotenberg's LibreOffice route, driven by chromiumly", () => {

@@ -52,6 +52,13 @@ export function libreOfficeRoute(app: express.Express, kit: ServiceKit, engine: 
         pageRange = form.pageRange;
         password = Boolean(form.password);
         const formats = await officeFormats(form.files);
+        // As Gotenberg: a password for a document that plainly has none is the client's mistake.
+        const open = form.password ? form.files.find((_, i) => formats[i]!.protection === 'none') : undefined;
+        if (open)
+          throw new GotenbergError(
+            400,
+            `The document '${open.name}' is not password-protected. Remove the 'password' form field.`,
+          );
         // Every document is converted and verified, and so is the merge, inside the queue slot and the time limit.
         const answer = await runJob(res, res.locals.workdir as string, kit, async (job) => {
           const made: Offered[] = [];
