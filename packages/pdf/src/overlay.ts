@@ -39,6 +39,8 @@ export interface TextMark {
   angle?: number;
   /** Points; fitted to the page when not given. */
   size?: number;
+  /** Share of the visible page's width and height a fitted text's box may cover. */
+  span?: number;
   color?: RGB;
 }
 
@@ -84,8 +86,8 @@ export function drawTextMark(page: PDFPage, mark: TextMark): void {
   const size =
     mark.size ??
     Math.min(
-      (span * shownWidth) / (unitWidth * across + unitHeight * up),
-      (span * shownHeight) / (unitWidth * up + unitHeight * across),
+      ((mark.span ?? span) * shownWidth) / (unitWidth * across + unitHeight * up),
+      ((mark.span ?? span) * shownHeight) / (unitWidth * up + unitHeight * across),
       maxHeight * Math.min(shownWidth, shownHeight),
     );
   const width = font.widthOfTextAtSize(text, size);

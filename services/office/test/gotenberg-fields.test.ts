@@ -65,8 +65,12 @@ const pdfinfo = (path: string, ...args: string[]) => run('pdfinfo', [...args, pa
 const requiresPassword = (path: string) => run('qpdf', ['--requires-password', path]).status;
 const pages12 = office('gotenberg-pages_12.docx');
 const docx = office('jod-test.docx');
-const post = (fields: Record<string, string>, files = [docx], other: [string, string][] = [], headers = {}) =>
-  postGotenberg(app, { files, fields, other, headers });
+const post = (
+  fields: Record<string, string | string[]>,
+  files = [docx],
+  other: [string, string][] = [],
+  headers = {},
+) => postGotenberg(app, { files, fields, other, headers });
 
 describe('encryption', () => {
   it('locks the PDF with the user password (Encrypt - user password only)', async () => {
@@ -230,11 +234,122 @@ function pdfaPart(path: string): string | undefined {
   return /pdfaid:part(?:>|=")(\d)/.exec(xmp)?.[1];
 }
 
+/** The content streams of a page, in order, as qpdf decodes them. */
+function pageStreams(path: string, page = 1): string[] {
+  const pages = JSON.parse(run('qpdf', ['--json=2', '--json-key=pages', path]).stdout) as {
+    pages: { contents: string[] }[];
+  };
+  return pages.pages[page - 1]!.contents.map(
+    (ref) => run('qpdf', [`--show-object=${ref.split(' ')[0]}`, '--filtered-stream-data', path]).stdout,
+  );
+}
+
+/** The share of a page's pixels in a colour, at 36 dpi. */
+function colourShare(path: string, page: number, isColour: (r: number, g: number, b: number) => boolean): number {
+  const ppm = spawnSync('pdftoppm', ['-r', '36', '-f', String(page), '-l', String(page), path]).stdout;
+  const [w, h] = ppm.toString('latin1', 0, 40).split(/\s+/).slice(1, 3).map(Number) as [number, number];
+  const start = ppm.length - w * h * 3;
+  let n = 0;
+  for (let i = 0; i < w * h; i++)
+    if (isColour(ppm[start + i * 3]!, ppm[start + i * 3 + 1]!, ppm[start + i * 3 + 2]!)) n++;
+  return n / (w * h);
+}
+
+const red = (r: number, g: number, b: number) => r > 200 && g < 80 && b < 80;
+const inked = (r: number, g: number, b: number) => r + g + b < 600;
+
+describe("watermarks under the content, stamps over it (pdfcpu's fields, drawn by pdf-lib)", () => {
+  it("draws a text watermark under every page's content (Watermark - Text)", async () => {
+    const r = await post({ watermarkSource: 'text', watermarkExpression: 'CONFIDENTIAL' });
+    expect(r.res.status, r.text).toBe(200);
+    const pdf = save(r.body);
+    expect(pdfText(pdf)).toContain('CONFIDENTIAL');
+    expect(pdfText(pdf)).toContain(
+      pdfText(save((await post({})).body))
+        .trim()
+        .split('\n')[0]!
+        .trim(),
+    );
+    // Its marked text is the first content stream: drawn before, and so under, the page's own.
+    const streams = pageStreams(pdf);
+    expect(streams[0]).toMatch(/\/Span <<[^>]*ActualText/);
+    expect(streams.slice(1).join('')).not.toMatch(/ActualText/);
+  });
+
+  it('draws a text stamp over the pages asked, with its options (Stamp - Text)', async () => {
+    const options = JSON.stringify({ opacity: '1', rotation: '0', points: '48', fillcolor: '#FF0000' });
+    const r = await post({ stampSource: 'text', stampExpression: 'DRAFT', stampOptions: options, stampPages: '1' });
+    expect(r.res.status, r.text).toBe(200);
+    const pdf = save(r.body);
+    expect(pdfText(pdf)).toContain('DRAFT');
+    expect(pageStreams(pdf).at(-1)).toMatch(/ActualText/);
+    expect(colourShare(pdf, 1, red)).toBeGreaterThan(0.002);
+    const plain = save((await post({})).body);
+    expect(colourShare(plain, 1, red)).toBe(0);
+  });
+
+  it('draws an image watermark and a PDF stamp from their files, and several of each in order', async () => {
+    const png = office('../images/pillow-exif_imagemagick_orientation.png');
+    const plain = save((await post({})).body);
+    const r = await post(
+      { watermarkSource: 'image', stampSource: 'pdf' },
+      [docx],
+      [
+        ['watermark', png],
+        ['stamp', plain],
+      ],
+    );
+    expect(r.res.status, r.text).toBe(200);
+    const pdf = save(r.body);
+    expect(colourShare(pdf, 1, inked)).toBeGreaterThan(colourShare(plain, 1, inked) + 0.02);
+    const two = await post({ stampSource: ['text', 'text'], stampExpression: ['FIRST', 'SECOND'] });
+    expect(two.res.status, two.text).toBe(200);
+    const both = pdfText(save(two.body));
+    expect(both).toContain('FIRST');
+    expect(both).toContain('SECOND');
+  });
+
+  it('refuses what it cannot draw, naming the field (Bad Request)', async () => {
+    const cases: [Record<string, string>, string | RegExp, [string, string][]?][] = [
+      [
+        { watermarkSource: 'foo' },
+        "Invalid form data: form field 'watermarkSource' is invalid (got 'foo', resulting to wrong value, expected either 'text', 'image' or 'pdf')",
+      ],
+      [{ stampSource: 'pdf' }, 'Invalid form data: a stamp file is required for image or pdf source'],
+      [
+        { watermarkSource: 'text', watermarkExpression: 'X', watermarkOptions: '{"opacity":0.5}' },
+        /the option 'opacity' is not a string/,
+      ],
+      [
+        { stampSource: 'text', stampExpression: 'X', stampOptions: '{"mode":"border"}' },
+        /the option 'mode' is not supported/,
+      ],
+      [{ stampSource: 'text', stampExpression: 'X', stampOptions: 'nope' }, /form field 'stampOptions' is invalid/],
+      [{ stampSource: 'text', stampExpression: 'X', stampPages: 'odd' }, /form field 'stampPages' is invalid/],
+      [
+        { stampSource: 'text', stampExpression: 'X', stampPages: '40' },
+        /form field 'stampPages' is invalid .*has 1 page/,
+      ],
+      [{ stampSource: 'text', stampExpression: '機密' }, /form field 'stampExpression' is invalid/],
+      [{ stampSource: 'text', stampExpression: 'X', pdfa: 'PDF/A-2b' }, /cannot be drawn on PDF\/A/],
+      [
+        { watermarkSource: 'image' },
+        /form file 'watermark' is invalid \(resulting to not a PNG or JPEG image\)/,
+        [['watermark', docx]],
+      ],
+    ];
+    for (const [fields, message, files] of cases) {
+      const r = await post(fields, [docx], files ?? []);
+      expect(r.res.status, JSON.stringify(fields)).toBe(400);
+      if (typeof message === 'string') expect(r.text).toBe(message);
+      else expect(r.text).toMatch(message);
+    }
+  });
+});
+
 describe('fields refused, never ignored', () => {
   it('answers 400 naming each field this server does not do', async () => {
     const cases: [Record<string, string>, RegExp][] = [
-      [{ watermarkSource: 'text', watermarkExpression: 'CONFIDENTIAL' }, /form field 'watermarkSource' is invalid/],
-      [{ stampSource: 'text', stampExpression: 'DRAFT' }, /form field 'stampSource' is invalid/],
       [{ optimizeImages: 'true' }, /form field 'optimizeImages' is invalid/],
       [{ facturxConformanceLevel: 'EN 16931' }, /form field 'facturxConformanceLevel' is invalid/],
       [{ embedsMetadata: '{}' }, /form field 'embedsMetadata' is invalid/],

@@ -239,14 +239,15 @@ export async function postGotenberg(
   app: OfficeApp,
   form: {
     files: string[];
-    fields?: Record<string, string>;
+    /** A list sends the field once for each value, in order. */
+    fields?: Record<string, string | string[]>;
     headers?: Record<string, string>;
     other?: [string, string][];
   },
 ) {
   let req = request(app).post('/forms/libreoffice/convert');
   for (const [k, v] of Object.entries(form.headers ?? {})) req = req.set(k, v);
-  for (const [k, v] of Object.entries(form.fields ?? {})) req = req.field(k, v);
+  for (const [k, v] of Object.entries(form.fields ?? {})) for (const value of [v].flat()) req = req.field(k, value);
   for (const f of form.files) req = req.attach('files', f);
   for (const [field, f] of form.other ?? []) req = req.attach(field, f);
   const res = await req.buffer(true).parse((r, cb) => {

@@ -4,6 +4,7 @@ import { pageRangesPattern } from '@quire/catalog';
 import { uploadedFiles } from '@quire/http';
 import { pdfDate, type InfoValue, type PdfRestrictions } from '@quire/pdf';
 import { GotenbergError, pageRangesError } from './errors.ts';
+import { readMarks, type Mark, type MarkKind } from './marks.ts';
 
 /** The extensions Gotenberg 8's LibreOffice module picks files by. */
 // prettier-ignore
@@ -36,6 +37,12 @@ class Form {
 
   invalid(key: string, why: string): void {
     this.errors.push(`form field '${key}' is invalid (got '${this.string(key)}', resulting to ${why})`);
+  }
+
+  /** Every value of a field sent several times, in order. */
+  strings(key: string): string[] {
+    const v = this.values[key];
+    return (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((x) => (typeof x === 'string' ? x : ''));
   }
 
   string(key: string, fallback = ''): string {
@@ -134,15 +141,11 @@ const exportStrings: [string, string][] = [
 ];
 
 /**
- * Fields of Gotenberg 8.36's route this service refuses with a 400 rather than ignore: stamps and
- * watermarks drawn over the pages (pdfcpu's), image optimisation (Ghostscript's, which this service
- * lacks), Factur-X, the embedded files' metadata, and fetching the documents from URLs.
+ * Fields of Gotenberg 8.36's route this service refuses with a 400 rather than ignore: image
+ * optimisation (Ghostscript's, which this service lacks), Factur-X, the embedded files' metadata, and
+ * fetching the documents from URLs.
  */
 const refused: [string, string][] = [
-  ...['Source', 'Expression', 'Pages', 'Options'].flatMap((f): [string, string][] => [
-    [`watermark${f}`, 'watermarks are not supported by this server; nativeWatermarkText is'],
-    [`stamp${f}`, 'stamps are not supported by this server'],
-  ]),
   ['optimizeImages', 'image optimization is not supported by this server'],
   ['imageQuality', 'image optimization is not supported by this server'],
   ['facturxConformanceLevel', 'Factur-X is not supported by this server'],
@@ -154,10 +157,11 @@ const refused: [string, string][] = [
 
 /** File fields besides `files` and `embeds` that Gotenberg reads, refused here. */
 export const refusedFileFields: Record<string, string> = {
-  watermark: 'watermarks are not supported by this server',
-  stamp: 'stamps are not supported by this server',
   facturxXml: 'Factur-X is not supported by this server',
 };
+
+/** File fields of the marks' images and PDFs (see marks.ts). */
+export const markFileFields: MarkKind[] = ['watermark', 'stamp'];
 
 /** The qpdf restrictions each Gotenberg permission field lifts; every one is granted by default. */
 const permissionFields = {
@@ -202,6 +206,9 @@ export interface ConvertForm {
   metadata?: Record<string, InfoValue>;
   flatten: boolean;
   rotate?: { angle: 90 | 180 | 270; pages: string };
+  /** Drawn under the pages' content, then over it, in the order sent. */
+  watermarks: Mark[];
+  stamps: Mark[];
   /** Files to attach to every result, under their own names. */
   embeds: { path: string; name: string }[];
   encrypt?: Encrypt;
@@ -234,6 +241,16 @@ export function readConvertForm(req: Request): ConvertForm {
   const metadata = readMetadata(form);
   const rotate = readRotate(form);
   const encrypt = readEncrypt(form);
+  const [watermarks, stamps] = markFileFields.map((kind) => {
+    const files = uploadedFiles(req).filter((f) => f.fieldname === kind);
+    const read = readMarks(
+      kind,
+      form,
+      files.map((f) => f.path),
+    );
+    form.errors.push(...read.errors);
+    return read.marks;
+  }) as [Mark[], Mark[]];
   for (const [field, why] of refused) form.refuse(field, why);
   for (const [field, why] of Object.entries(refusedFileFields)) {
     const name = uploadedFiles(req).find((f) => f.fieldname === field)?.originalname;
@@ -273,6 +290,9 @@ export function readConvertForm(req: Request): ConvertForm {
       400,
       `Invalid form data: PDF format '${pdfa}' does not support embedded files; only PDF/A-3 variants allow attachments`,
     );
+  // LibreOffice writes PDF/A as it converts; marks drawn afterwards (standard fonts, transparency) would break it.
+  if (pdfa && (watermarks.length || stamps.length))
+    throw new GotenbergError(400, 'Invalid form data: watermarks and stamps cannot be drawn on PDF/A by this server');
   if (pdfa) exportOptions.SelectPdfVersion = pdfaVersions[pdfa]!;
   if (pdfua) {
     exportOptions.UseTaggedPDF = true;
@@ -295,6 +315,8 @@ export function readConvertForm(req: Request): ConvertForm {
     ...(metadata ? { metadata } : {}),
     flatten,
     ...(rotate ? { rotate } : {}),
+    watermarks,
+    stamps,
     embeds,
     ...(encrypt ? { encrypt } : {}),
   };

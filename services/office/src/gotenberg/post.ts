@@ -4,6 +4,7 @@ import type { Job } from '@quire/base';
 import { encryptPdf, pageCount, qpdf, writeDocumentInfo } from '@quire/pdf';
 import { GotenbergError } from './errors.ts';
 import { splitError, type ConvertForm } from './form.ts';
+import { drawMarks } from './marks.ts';
 
 /** A PDF of the answer: its name in a zip, the converted (or merged) PDF it comes from, and which of its pages. */
 export interface Output {
@@ -19,12 +20,21 @@ const next = (job: Job, what: string) => join(job.workdir, `${what}-${++steps}.p
 
 /** Whether the form asks for anything done to the converted PDFs beyond merging them. */
 export function postProcessing(form: ConvertForm): boolean {
-  return Boolean(form.split || form.rotate || form.flatten || form.metadata || form.embeds.length || form.encrypt);
+  return Boolean(
+    form.split ||
+    form.watermarks.length ||
+    form.stamps.length ||
+    form.rotate ||
+    form.flatten ||
+    form.metadata ||
+    form.embeds.length ||
+    form.encrypt,
+  );
 }
 
 /**
- * What Gotenberg does to the converted PDFs, in its order: split, rotate, flatten, metadata, embedded
- * files, encryption, each by qpdf. Each output keeps track of the pages of its source it holds, so
+ * What Gotenberg does to the converted PDFs, in its order: split, watermarks, stamps, rotate, flatten,
+ * metadata, embedded files, encryption, by qpdf (the marks by pdf-lib). Each output keeps track of the pages of its source it holds, so
  * that it can be verified against it.
  */
 export async function postProcess(outputs: Output[], form: ConvertForm, job: Job): Promise<Output[]> {
@@ -39,6 +49,9 @@ export async function postProcess(outputs: Output[], form: ConvertForm, job: Job
       await work(out);
       o.path = out;
     };
+    if (form.watermarks.length)
+      await step('watermarked', (out) => drawMarks(o.path, out, form.watermarks, 'watermark'));
+    if (form.stamps.length) await step('stamped', (out) => drawMarks(o.path, out, form.stamps, 'stamp'));
     if (form.rotate) {
       const { angle, pages } = form.rotate;
       await step('rotated', (out) =>

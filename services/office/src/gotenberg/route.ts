@@ -14,7 +14,7 @@ import { convertDocument } from '../convert.ts';
 import type { OfficeEngine } from '../engine/engine.ts';
 import { toolFamilies } from '../to-pdf.ts';
 import { GotenbergError, notMultipart, sendError, toGotenbergError, uploadError } from './errors.ts';
-import { outputFilename, readConvertForm, refusedFileFields, type ConvertForm } from './form.ts';
+import { markFileFields, outputFilename, readConvertForm, refusedFileFields, type ConvertForm } from './form.ts';
 import { outputPromise, postProcess, postProcessing, type Output } from './post.ts';
 
 /**
@@ -31,7 +31,7 @@ import { outputPromise, postProcess, postProcessing, type Output } from './post.
  * a 400 naming them, never ignored (see form.ts).
  */
 export function libreOfficeRoute(app: express.Express, kit: ServiceKit, engine: OfficeEngine): void {
-  const upload = uploadMiddleware(['files', 'embeds', ...Object.keys(refusedFileFields)]);
+  const upload = uploadMiddleware(['files', 'embeds', ...markFileFields, ...Object.keys(refusedFileFields)]);
   app.post(
     '/forms/libreoffice/convert',
     (req, res, next) => {
