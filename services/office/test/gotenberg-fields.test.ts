@@ -5,7 +5,7 @@
  * supertest and plain curl as in Gotenberg's documentation.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -344,6 +344,27 @@ describe("watermarks under the content, stamps over it (pdfcpu's fields, drawn b
       if (typeof message === 'string') expect(r.text).toBe(message);
       else expect(r.text).toMatch(message);
     }
+  });
+});
+
+describe('documents as they come', () => {
+  it('renders a workbook saved scrolled down in full on one page a sheet (SinglePageSheets)', async () => {
+    const scrolled = office('gotenberg-singlepagesheets-scrolled.xlsx');
+    const r = await post({ singlePageSheets: 'true' }, [scrolled], [], { 'Gotenberg-Output-Filename': 'foo' });
+    expect(r.res.status, r.text).toBe(200);
+    expect(r.res.headers['content-disposition']).toMatch(/foo\.pdf/);
+    const pdf = save(r.body);
+    const first = run('pdftotext', ['-f', '1', '-l', '1', pdf, '-']).stdout;
+    expect(first).toContain('Meteor');
+  });
+
+  it('converts a document whose name is longer than most file systems allow (Long Filename)', async () => {
+    const name = `Longitudinell_jämförelse_mellan_laserkirurgi_och_strålbehandling_gällande_röstkvalitet_och_självskattad_kommunikation_upp_till_två_år_efter_tidig_stämbandscancer_i_ett_randomiserat_kontrollerat_försök.docx`;
+    const long = join(scratch, name);
+    copyFileSync(docx, long);
+    const r = await post({}, [long], [], { 'Gotenberg-Output-Filename': 'foo' });
+    expect(r.res.status, r.text).toBe(200);
+    expect(pdfPages(save(r.body))).toBe(1);
   });
 });
 

@@ -12,6 +12,7 @@ import { propertiesHeader, runJob, uploadMiddleware, workdirMiddleware } from '@
 import type { ServiceKit } from '@quire/service-kit';
 import { convertDocument } from '../convert.ts';
 import type { OfficeEngine } from '../engine/engine.ts';
+import { withoutScrollPositions } from '../sheet-view.ts';
 import { toolFamilies } from '../to-pdf.ts';
 import { GotenbergError, notMultipart, sendError, toGotenbergError, uploadError } from './errors.ts';
 import { markFileFields, outputFilename, readConvertForm, refusedFileFields, type ConvertForm } from './form.ts';
@@ -121,8 +122,15 @@ async function convertVerified(
   file: { path: string; name: string; format: OfficeFormat },
   job: Job,
 ): Promise<Offered> {
+  // The workbook as a whole on each sheet's page, not from where it was last scrolled to.
+  const unscrolled = join(job.workdir, `unscrolled-${randomUUID()}.xlsx`);
+  const whole =
+    form.exportOptions.SinglePageSheets && file.format.kind === 'xlsx'
+      ? await withoutScrollPositions(file.path, unscrolled, `${unscrolled}.d`)
+      : false;
   const out = await convertDocument(engine, {
     ...file,
+    ...(whole ? { path: unscrolled } : {}),
     ...(form.password ? { password: form.password } : {}),
     ...(form.pageRange ? { pageRange: form.pageRange } : {}),
     landscape: form.landscape,
