@@ -141,6 +141,27 @@ describe('metadata, flatten, rotation, embeds, native watermarks', () => {
     );
   });
 
+  it("writes the metadata into PDF/A's XMP too, so that the two agree, keeping its identification", async () => {
+    const metadata = JSON.stringify({
+      Author: 'Zebra & Co',
+      Title: 'Sample <1>',
+      ModDate: '2006-09-18T16:27:50-04:00',
+    });
+    const r = await post({ pdfa: 'PDF/A-2b', metadata });
+    expect(r.res.status, r.text).toBe(200);
+    const pdf = save(r.body);
+    expect(pdfinfo(pdf)).toMatch(/^Author:\s+Zebra & Co$/m);
+    const xmp = xmpOf(pdf)!;
+    expect(pdfaPart(pdf)).toBe('2');
+    expect(xmp).toMatch(/<dc:creator><rdf:Seq><rdf:li>Zebra &amp; Co<\/rdf:li><\/rdf:Seq><\/dc:creator>/);
+    expect(xmp).toMatch(/<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Sample &lt;1&gt;<\/rdf:li>/);
+    expect(xmp).toContain('<xmp:ModifyDate>2006-09-18T16:27:50-04:00</xmp:ModifyDate>');
+    // What LibreOffice wrote and the client did not change is still said once, as in the information.
+    expect(xmp.match(/<pdf:Producer>/g)).toHaveLength(1);
+    expect(xmp.match(/<dc:creator>/g)).toHaveLength(1);
+    expect(xmp).toMatch(new RegExp(`<pdf:Producer>${/^Producer:\s+(.+)$/m.exec(pdfinfo(pdf))![1]}</pdf:Producer>`));
+  });
+
   it('flattens form fields into the pages (Flatten)', async () => {
     const form = office('pypdf-libreoffice-form.odt');
     const fields = save((await post({ exportFormFields: 'true' }, [form])).body);
@@ -224,14 +245,17 @@ describe('split and PDF/A', () => {
   });
 });
 
-/** The part of PDF/A its XMP metadata claims (pdfaid:part), read from the catalog's /Metadata stream. */
-function pdfaPart(path: string): string | undefined {
+/** The catalog's XMP metadata, if any. */
+function xmpOf(path: string): string | undefined {
   const catalog = run('qpdf', ['--show-object=trailer', path]).stdout;
   const root = /\/Root (\d+) 0 R/.exec(catalog)?.[1];
   const meta = /\/Metadata (\d+) 0 R/.exec(run('qpdf', [`--show-object=${root}`, path]).stdout)?.[1];
-  if (!meta) return undefined;
-  const xmp = run('qpdf', [`--show-object=${meta}`, '--filtered-stream-data', path]).stdout;
-  return /pdfaid:part(?:>|=")(\d)/.exec(xmp)?.[1];
+  return meta && run('qpdf', [`--show-object=${meta}`, '--filtered-stream-data', path]).stdout;
+}
+
+/** The part of PDF/A its XMP metadata claims (pdfaid:part). */
+function pdfaPart(path: string): string | undefined {
+  return /pdfaid:part(?:>|=")(\d)/.exec(xmpOf(path) ?? '')?.[1];
 }
 
 /** The content streams of a page, in order, as qpdf decodes them. */
