@@ -76,16 +76,14 @@ export async function writeDocumentInfo(
   const [header, { trailer }] = await readObjects(source, ['trailer'], job, `info-trailer-${n}`);
   const trailerValue = trailer?.value ?? {};
   const ref = /^(\d+) (\d+) R$/.exec(String(trailerValue['/Info'] ?? ''));
-  const updates: Objects = {};
-  if (ref) {
-    const key = `obj:${ref[1]} ${ref[2]} R`;
-    const [, objects] = await readObjects(source, [ref[1]!], job, `info-${n}`);
-    updates[key] = { value: { ...(objects[key]?.value ?? {}), ...values } };
-  } else {
-    const id = header.maxobjectid + 1;
-    updates[`obj:${id} 0 R`] = { value: values };
-    updates.trailer = { value: { ...trailerValue, '/Info': `${id} 0 R` } };
-  }
+  const key = ref && `obj:${ref[1]} ${ref[2]} R`;
+  const old = key ? (await readObjects(source, [ref[1]!], job, `info-${n}`))[1][key]?.value : undefined;
+  // Always a new object: qpdf's JSON update does not reach one kept in an object stream.
+  const id = header.maxobjectid + 1;
+  const updates: Objects = {
+    [`obj:${id} 0 R`]: { value: { ...(old ?? {}), ...values } },
+    trailer: { value: { ...trailerValue, '/Info': `${id} 0 R` } },
+  };
   const info = Object.values(updates)[0]!.value as Record<string, unknown>;
   Object.assign(updates, await xmpUpdate(source, trailerValue, info, job, n));
   const update = join(job.workdir, `info-update-${n}.json`);

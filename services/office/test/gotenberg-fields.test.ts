@@ -333,6 +333,39 @@ describe("watermarks under the content, stamps over it (pdfcpu's fields, drawn b
     expect(both).toContain('SECOND');
   });
 
+  it('draws marks on PDF/A with their fonts embedded, and much else at once (PDF/A-3b & PDF/UA-1 & Metadata & Watermark & Stamp & Rotate & Flatten & Embeds)', async () => {
+    const embed = join(scratch, 'invoice.xml');
+    writeFileSync(embed, '<invoice>1</invoice>\n');
+    const r = await post(
+      {
+        pdfa: 'PDF/A-3b',
+        pdfua: 'true',
+        metadata: JSON.stringify({ Author: 'Julien Neuhart' }),
+        watermarkSource: 'text',
+        watermarkExpression: 'CONFIDENTIAL',
+        stampSource: 'text',
+        stampExpression: 'DRAFT',
+        stampOptions: JSON.stringify({ opacity: '0.5' }),
+        rotateAngle: '90',
+        flatten: 'true',
+      },
+      [docx],
+      [['embeds', embed]],
+    );
+    expect(r.res.status, r.text).toBe(200);
+    const pdf = save(r.body);
+    expect(pdfaPart(pdf)).toBe('3');
+    expect(pdfText(pdf)).toContain('CONFIDENTIAL');
+    expect(pdfText(pdf)).toContain('DRAFT');
+    expect(pdfinfo(pdf)).toMatch(/^Page rot:\s+90$/m);
+    expect(pdfinfo(pdf)).toMatch(/^Author:\s+Julien Neuhart$/m);
+    expect(run('qpdf', ['--list-attachments', pdf]).stdout).toMatch(/^invoice\.xml ->/m);
+    // Every font embedded, the marks' own included.
+    const fonts = run('pdffonts', [pdf]).stdout.split('\n').slice(2).filter(Boolean);
+    expect(fonts.some((f) => /Liberation/.test(f))).toBe(true);
+    for (const f of fonts) expect(f, f).toMatch(/\byes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+\s*$/);
+  });
+
   it('refuses what it cannot draw, naming the field (Bad Request)', async () => {
     const cases: [Record<string, string>, string | RegExp, [string, string][]?][] = [
       [
@@ -355,7 +388,7 @@ describe("watermarks under the content, stamps over it (pdfcpu's fields, drawn b
         /form field 'stampPages' is invalid .*has 1 page/,
       ],
       [{ stampSource: 'text', stampExpression: '機密' }, /form field 'stampExpression' is invalid/],
-      [{ stampSource: 'text', stampExpression: 'X', pdfa: 'PDF/A-2b' }, /cannot be drawn on PDF\/A/],
+      [{ stampSource: 'text', stampExpression: 'X', pdfa: 'PDF/A-1b' }, /cannot be drawn on PDF\/A-1b/],
       [
         { watermarkSource: 'image' },
         /form file 'watermark' is invalid \(resulting to not a PNG or JPEG image\)/,

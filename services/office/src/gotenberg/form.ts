@@ -290,9 +290,13 @@ export function readConvertForm(req: Request): ConvertForm {
       400,
       `Invalid form data: PDF format '${pdfa}' does not support embedded files; only PDF/A-3 variants allow attachments`,
     );
-  // LibreOffice writes PDF/A as it converts; marks drawn afterwards (standard fonts, transparency) would break it.
-  if (pdfa && (watermarks.length || stamps.length))
-    throw new GotenbergError(400, 'Invalid form data: watermarks and stamps cannot be drawn on PDF/A by this server');
+  // LibreOffice writes PDF/A as it converts; marks drawn afterwards have their fonts embedded, but
+  // PDF/A-1 allows no transparency, which marks may have (opacity, images' alpha, other PDFs' pages).
+  if (pdfa === 'PDF/A-1b' && (watermarks.length || stamps.length))
+    throw new GotenbergError(
+      400,
+      'Invalid form data: watermarks and stamps cannot be drawn on PDF/A-1b by this server',
+    );
   if (pdfa) exportOptions.SelectPdfVersion = pdfaVersions[pdfa]!;
   if (pdfua) {
     exportOptions.UseTaggedPDF = true;

@@ -182,9 +182,16 @@ function colorOf(value: string): [number, number, number] | undefined {
  * it, on the pages each names. pdf-lib is loaded only when a form asks for marks (it is large). A mark
  * that cannot be drawn is the client's 400, worded as Gotenberg words a field's.
  */
-export async function drawMarks(path: string, out: string, marks: Mark[], kind: MarkKind): Promise<void> {
+export async function drawMarks(
+  path: string,
+  out: string,
+  marks: Mark[],
+  kind: MarkKind,
+  { embedFonts = false } = {},
+): Promise<void> {
   const { PDFDocument, rgb } = await import('@cantoo/pdf-lib');
   const overlay = await import('@quire/pdf/overlay');
+  const fontkit = embedFonts ? (await import('@pdf-lib/fontkit')).default : undefined;
   const invalid = (field: string, why: string) =>
     new GotenbergError(400, `Invalid form data: ${field} is invalid (${why})`);
   let bytes: Uint8Array = await readFile(path);
@@ -207,7 +214,9 @@ export async function drawMarks(path: string, out: string, marks: Mark[], kind: 
           `form field '${kind}Expression'`,
           `got '${text}', resulting to '${bad}', which ${mark.font} cannot draw`,
         );
-      const font = await doc.embedFont(mark.font);
+      const font = fontkit
+        ? (doc.registerFontkit(fontkit), await doc.embedFont(await readFile(lookalike(mark.font))))
+        : await doc.embedFont(mark.font);
       const look = { text, font, opacity: mark.opacity, color: rgb(...mark.color) };
       const size = mark.points !== undefined ? { size: mark.points } : { span: mark.scale };
       const turn = mark.angle !== undefined ? { diagonal: false, angle: mark.angle } : { diagonal: true };
@@ -232,7 +241,20 @@ export async function drawMarks(path: string, out: string, marks: Mark[], kind: 
       if (kind === 'watermark') overlay.underneath(page, () => draw(page));
       else draw(page);
     }
-    bytes = await doc.save({ updateFieldAppearances: false, addDefaultPage: false });
+    // Without object streams: qpdf's later updates of the document information reach only plain objects.
+    bytes = await doc.save({ updateFieldAppearances: false, addDefaultPage: false, useObjectStreams: false });
   }
   await writeFile(out, bytes);
+}
+
+/**
+ * The Liberation font (fonts-liberation, metric-compatible) that stands for a standard font where
+ * every font must be embedded, as in PDF/A.
+ */
+function lookalike(font: string): string {
+  const family = font.startsWith('Times') ? 'Serif' : font.startsWith('Courier') ? 'Mono' : 'Sans';
+  const bold = /Bold/.test(font);
+  const italic = /Italic|Oblique/.test(font);
+  const style = bold && italic ? 'BoldItalic' : bold ? 'Bold' : italic ? 'Italic' : 'Regular';
+  return `/usr/share/fonts/truetype/liberation/Liberation${family}-${style}.ttf`;
 }

@@ -49,9 +49,11 @@ export async function postProcess(outputs: Output[], form: ConvertForm, job: Job
       await work(out);
       o.path = out;
     };
+    const embedFonts = Boolean(form.pdfa);
     if (form.watermarks.length)
-      await step('watermarked', (out) => drawMarks(o.path, out, form.watermarks, 'watermark'));
-    if (form.stamps.length) await step('stamped', (out) => drawMarks(o.path, out, form.stamps, 'stamp'));
+      await step('watermarked', (out) => drawMarks(o.path, out, form.watermarks, 'watermark', { embedFonts }));
+    if (form.stamps.length)
+      await step('stamped', (out) => drawMarks(o.path, out, form.stamps, 'stamp', { embedFonts }));
     if (form.rotate) {
       const { angle, pages } = form.rotate;
       await step('rotated', (out) =>
