@@ -584,6 +584,9 @@ export const es: Translation = {
     invalid_workflow: 'Estos pasos no se pueden encadenar en este orden.',
     password_required: 'Este PDF está protegido. Introduce su contraseña.',
     wrong_password: 'La contraseña no es correcta. Inténtalo de nuevo.',
+    wrong_certificate_password: 'La contraseña del certificado no es correcta. Inténtalo de nuevo.',
+    invalid_certificate:
+      'Este certificado no sirve para firmar: debe ser un archivo PKCS#12 (.p12 o .pfx) con su clave privada.',
     damaged_input: 'El archivo está dañado y no se pudo leer ni reparar.',
     cannot_convert: 'Este archivo no se puede convertir sin perder una parte.',
     url_blocked: 'No se puede abrir esta dirección: apunta a una ubicación privada o prohibida.',

@@ -594,6 +594,9 @@ export const fr: Translation = {
     invalid_workflow: 'Ces étapes ne peuvent pas être enchaînées dans cet ordre.',
     password_required: 'Ce PDF est protégé. Veuillez saisir son mot de passe.',
     wrong_password: 'Le mot de passe est incorrect. Veuillez réessayer.',
+    wrong_certificate_password: 'Le mot de passe du certificat est incorrect. Veuillez réessayer.',
+    invalid_certificate:
+      'Ce certificat ne permet pas de signer : il doit s’agir d’un fichier PKCS#12 (.p12 ou .pfx) avec sa clé privée.',
     damaged_input: 'Le fichier est endommagé et n’a pas pu être lu ni réparé.',
     cannot_convert: 'Ce fichier ne peut pas être converti sans en perdre une partie.',
     url_blocked: 'Impossible d’ouvrir cette adresse : elle pointe vers un emplacement privé ou interdit.',
