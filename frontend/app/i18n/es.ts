@@ -166,6 +166,15 @@ export const es: Translation = {
     archival: 'lleva la identificación PDF/A, el perfil de color y las fuentes incrustadas',
   },
   options: {
+    page: 'Página que firmar: first, last, all o un número',
+    x: 'Desde la izquierda (parte del ancho de la página)',
+    y: 'Desde arriba (parte del alto de la página)',
+    size: 'Ancho de la firma (parte del ancho de la página)',
+    date: 'Escribir la fecha debajo de la firma',
+    certificatePassword: 'Contraseña del certificado',
+    name: 'Nombre del firmante (firma digital)',
+    reason: 'Motivo de la firma (firma digital)',
+    location: 'Lugar de la firma (firma digital)',
     pageSize: 'Tamaño de página',
     fit: 'Ajustar a la imagen',
     a4: 'A4',
@@ -423,6 +432,12 @@ export const es: Translation = {
     home: 'Ir a la página de inicio',
   },
   tools: {
+    'sign-pdf': {
+      name: 'Firmar PDF',
+      description:
+        'Firma un PDF: dibuja, escribe o sube tu firma y colócala en la página, o fírmalo digitalmente con tu propio certificado.',
+      keywords: 'firma, firmar, firma electrónica, certificado, rúbrica',
+    },
     'fill-pdf-form': {
       name: 'Rellenar formulario PDF',
       description: 'Rellena los campos de un formulario PDF y, si quieres, aplánalo para que nadie pueda cambiarlos.',

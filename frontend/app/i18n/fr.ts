@@ -167,6 +167,15 @@ export const fr: Translation = {
     archival: 'il porte l’identification PDF/A, le profil de couleur et les polices incorporées',
   },
   options: {
+    page: 'Page à signer : first, last, all ou un numéro',
+    x: 'Depuis la gauche (part de la largeur de la page)',
+    y: 'Depuis le haut (part de la hauteur de la page)',
+    size: 'Largeur de la signature (part de la largeur de la page)',
+    date: 'Écrire la date sous la signature',
+    certificatePassword: 'Mot de passe du certificat',
+    name: 'Nom du signataire (signature numérique)',
+    reason: 'Motif de la signature (signature numérique)',
+    location: 'Lieu de la signature (signature numérique)',
     pageSize: 'Format de page',
     fit: 'Ajuster à l’image',
     a4: 'A4',
@@ -426,6 +435,12 @@ export const fr: Translation = {
     home: 'Aller à la page d’accueil',
   },
   tools: {
+    'sign-pdf': {
+      name: 'Signer un PDF',
+      description:
+        'Signez un PDF : dessinez, tapez ou importez votre signature et placez-la sur la page, ou signez-le numériquement avec votre propre certificat.',
+      keywords: 'signature, signer, signature électronique, certificat, parapher',
+    },
     'fill-pdf-form': {
       name: 'Remplir un formulaire PDF',
       description:

@@ -29,7 +29,12 @@ export const signOptions = z.object({
     .describe('The page the signature goes on: first, last, all, or a page number'),
   x: share("The signature's left edge, as a share of the page's width from its left", 0.55),
   y: share("The signature's top edge, as a share of the page's height from its top", 0.8),
-  width: z.coerce.number().min(0.02).max(1).default(0.3).describe("The signature's width, as a share of the page's"),
+  size: z.coerce
+    .number()
+    .min(0.02)
+    .max(1)
+    .default(0.3)
+    .describe("The signature's width, as a share of the page's width"),
   date: boolField(false).describe('Write the date of signing (UTC, YYYY-MM-DD) under the signature'),
   certificatePassword: z
     .string()

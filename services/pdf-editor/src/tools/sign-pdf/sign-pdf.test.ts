@@ -52,7 +52,7 @@ const dark = (g: Grey) => new Set([...g.pixels.keys()].filter((i) => g.pixels[i]
 describe('sign-pdf', () => {
   it('places the drawn signature where asked and leaves the rest of the page as it was', async () => {
     const source = pdf('pypdf-pdflatex-outline.pdf');
-    const place = { x: 0.5, y: 0.7, width: 0.3 };
+    const place = { x: 0.5, y: 0.7, size: 0.3 };
     const r = await call('sign-pdf', [source, png], { page: '2', ...mapValues(place) });
     expect(r.status, r.error?.message).toBe(200);
     expect(pages(r.file)).toBe(pages(source));
@@ -70,7 +70,7 @@ describe('sign-pdf', () => {
 
   it('keeps a transparent PNG transparent: the text under it still shows', async () => {
     const source = pdf('pdfplumber-federal-register-2020-17221.pdf');
-    const r = await call('sign-pdf', [png, source], { page: 'first', x: '0.1', y: '0.2', width: '0.8' });
+    const r = await call('sign-pdf', [png, source], { page: 'first', x: '0.1', y: '0.2', size: '0.8' });
     expect(r.status, r.error?.message).toBe(200);
     const dpi = 60;
     const [before, after] = [render(source, 1, dpi), render(r.file, 1, dpi)];
@@ -90,7 +90,7 @@ describe('sign-pdf', () => {
 
   it('signs every page, upright however each is turned, with the date under it', async () => {
     const source = pdf('qpdf-rotated-20-pages.pdf'); // pages turned 0, 180, 270, ...
-    const r = await call('sign-pdf', [source, jpeg], { page: 'all', x: '0.1', y: '0.1', width: '0.4', date: 'true' });
+    const r = await call('sign-pdf', [source, jpeg], { page: 'all', x: '0.1', y: '0.1', size: '0.4', date: 'true' });
     expect(r.status, r.error?.message).toBe(200);
     expect(r.props.signedPages).toHaveLength(20);
     const today = new Date().toISOString().slice(0, 10);
@@ -117,7 +117,7 @@ describe('sign-pdf', () => {
       location: 'Lyon',
       x: '0.1',
       y: '0.1',
-      width: '0.25',
+      size: '0.25',
     });
     expect(r.status, r.error?.message).toBe(200);
     expect(r.props).toMatchObject({ digital: true, signer: certs.signer, expired: false, signedPages: [4] });

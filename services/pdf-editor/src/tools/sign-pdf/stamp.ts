@@ -81,7 +81,7 @@ function draw(
   const view = pageView(page);
   const rotate = degrees(view.rotation);
   // As shown: from the page's left edge and its bottom edge, in points.
-  const width = Math.min(options.width, 1) * view.width;
+  const width = options.size * view.width;
   const height = picture ? (width * picture.height) / picture.width : 0;
   const dateSize = Math.min(Math.max(width / 12, 6), 14);
   const below = date ? dateSize * 1.4 : 0;
