@@ -657,6 +657,17 @@ export const es: Translation = {
     onPage: 'página {{page}}',
     dateFormat: 'una fecha, escrita {{format}}',
     noChoice: '(ninguna)',
+    signTitle: 'Tu firma',
+    sign_draw: 'Dibujar',
+    sign_type: 'Escribir',
+    sign_upload: 'Subir',
+    signPad: 'Dibuja aquí tu firma con el ratón, un lápiz o el dedo',
+    signTyped: 'Escribe tu nombre',
+    signUpload: 'Una imagen de tu firma (PNG o JPEG)',
+    signNone: 'Crea tu firma arriba, o añade solo un certificado para firmar digitalmente.',
+    signPlace:
+      'Arrastra la firma a su sitio en la página, o muévela con las flechas; Mayús con una flecha la agranda o la reduce.',
+    signArea: 'Página {{page}}: el sitio de la firma',
     cropAuto:
       'Los márgenes blancos de cada página se detectan solos; dibuja un recuadro para elegir tú la parte que se conserva.',
   },

@@ -668,6 +668,17 @@ export const fr: Translation = {
     onPage: 'page {{page}}',
     dateFormat: 'une date, écrite {{format}}',
     noChoice: '(aucun)',
+    signTitle: 'Votre signature',
+    sign_draw: 'Dessiner',
+    sign_type: 'Taper',
+    sign_upload: 'Importer',
+    signPad: 'Dessinez ici votre signature avec la souris, un stylet ou le doigt',
+    signTyped: 'Tapez votre nom',
+    signUpload: 'Une image de votre signature (PNG ou JPEG)',
+    signNone: 'Créez votre signature ci-dessus, ou ajoutez seulement un certificat pour signer numériquement.',
+    signPlace:
+      'Faites glisser la signature à sa place sur la page, ou déplacez-la avec les flèches ; Maj avec une flèche l’agrandit ou la réduit.',
+    signArea: 'Page {{page}} : la place de la signature',
     cropAuto:
       'Les marges blanches de chaque page sont trouvées automatiquement ; tracez un cadre pour choisir vous-même la partie à garder.',
   },
