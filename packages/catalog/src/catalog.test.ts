@@ -336,6 +336,11 @@ describe('workflows', () => {
     // A protected result's password is given when the workflow runs, never kept in it.
     const secret = checkWorkflow([{ tool: 'protect-pdf', options: { userPassword: 'hunter2' } }]);
     expect(!secret.ok && secret.message).toMatch(/passwords are not kept/);
+    // Nor a certificate's.
+    const certificate = checkWorkflow([{ tool: 'sign-pdf', options: { certificatePassword: 'hunter2' } }]);
+    expect(!certificate.ok && certificate.message).toMatch(
+      /passwords are not kept in a workflow \("certificatePassword"\)/,
+    );
     // What a step makes follows its options: pdf-to-text's Markdown is not a PDF.
     expect(checkWorkflow([{ tool: 'pdf-to-text' }, { tool: 'pdf-compress' }])).toMatchObject({ ok: false });
     expect(checkWorkflow(Array.from({ length: 21 }, () => 'pdf-compress'))).toMatchObject({ ok: false });
