@@ -24,6 +24,7 @@ import { VerificationError } from '@quire/pdf';
 import { repoRoot } from '../../scripts/stack.ts';
 import { corpusFiles, type CorpusFile } from '../lib/corpus.ts';
 import {
+  companionFile,
   contractProblem,
   opens,
   requiredFields,
@@ -67,6 +68,8 @@ interface Case {
   allowed: string[];
   /** A password that opens the input, to read its text with. */
   password?: string;
+  /** What the file is, by its bytes. */
+  kind?: FileKind;
 }
 
 interface Call {
@@ -148,7 +151,7 @@ async function casesFor(f: CorpusFile, index: number): Promise<Case[]> {
   const out: Case[] = [];
   const add = (tool: Tool, allowed: string[], variant: string, password?: string) => {
     const fields = { ...requiredFields[tool.id], ...(password !== undefined ? { password } : {}) };
-    out.push({ label: `${tool.id} on ${f.file}${variant}`, tool, file: f, fields, allowed, password });
+    out.push({ label: `${tool.id} on ${f.file}${variant}`, tool, file: f, fields, allowed, password, kind });
   };
 
   const protectedFile = f.locked;
@@ -171,6 +174,8 @@ async function casesFor(f: CorpusFile, index: number): Promise<Case[]> {
     if (tool.id === 'pdf-to-pdfa') works.push('cannot_convert');
     // A PDF that draws no image has nothing to extract: said, not answered with an empty zip.
     if (tool.id === 'extract-images' && !hasImages(f.path, password)) works.splice(0, works.length, 'unsupported_type');
+    // An image alone is no PDF to sign: Sign PDF takes it only beside one.
+    if (tool.id === 'sign-pdf' && kind !== 'pdf') works.splice(0, works.length, 'missing_file');
     if (f.folder === 'pdf-broken' && kind === 'pdf') add(tool, damaged(f, tool, works), '');
     else if (!protectedFile || opensBare) add(tool, works, '');
     else add(tool, ['password_required'], ' without its password');
@@ -192,6 +197,8 @@ async function send(c: Case): Promise<Answer & { ms: number }> {
   const min = 'kinds' in c.tool.input ? c.tool.input.min : 1;
   for (let i = 0; i < Math.max(1, min); i++)
     form.append('file', await openAsBlob(c.file.path), c.file.file.split('/').pop());
+  const companion = await companionFile(c.tool, c.kind);
+  if (companion) form.append('file', companion, 'companion.png');
   for (const [k, v] of Object.entries(c.fields)) form.append(k, v);
   const t0 = Date.now();
   const res = await fetch(`${base}/api/v1/tools/${c.tool.id}`, {

@@ -27,6 +27,17 @@ export const requiredFields: Record<string, Record<string, string>> = {
 };
 
 /**
+ * A file a tool cannot run without besides the one it is given: Sign PDF signs a PDF with a signature
+ * image (a dark stroke on a transparent PNG), sent after it.
+ */
+export async function companionFile(tool: Tool, kind: FileKind | undefined): Promise<Blob | undefined> {
+  if (tool.id !== 'sign-pdf' || kind !== 'pdf') return undefined;
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100"><path d="M10 80 L150 20 L290 80" stroke="#000" stroke-width="8" fill="none"/></svg>';
+  return new Blob([new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer())], { type: 'image/png' });
+}
+
+/**
  * The password a tool's result opens with, from the fields sent, when the tool makes protected PDFs
  * (its catalog checks name the option); undefined otherwise.
  */

@@ -12,12 +12,13 @@ const pageViewField: Record<string, string> = {
   'add-page-numbers': 'pages',
   'crop-pdf': 'box',
   'fill-pdf-form': 'values',
+  'sign-pdf': 'page',
 };
 // pdf.js comes with the page view, loaded once a PDF is chosen on a tool page that has one.
 const PageView = lazy(() => import('./planner/PageView.tsx'));
 
 /** The chosen PDF, for a page view of it. */
-export type ChosenPdf = { file: File; password: string; onLocked: () => void };
+export type ChosenPdf = { file: File; password: string; onLocked: () => void; onFiles: (files: File[]) => void };
 
 /** Labels for option names and choices; a name or value without one is shown as it is. */
 function label(t: ReturnType<typeof useT>, key: string): string {
@@ -107,6 +108,7 @@ export function OptionsForm({
                   onLocked={pdf.onLocked}
                   values={filled}
                   onChange={onChange}
+                  onFiles={pdf.onFiles}
                 />
               </Suspense>
             )}

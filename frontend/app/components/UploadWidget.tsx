@@ -26,7 +26,11 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
   const chosen = useChosenFiles(tool);
   const password = usePasswordPrompt(tool.passwordFirst);
   const run = useUploadRun(tool, onResult);
-  const pdfFile = chosen.files.length === 1 && /\.pdf$/i.test(chosen.files[0]!.name) ? chosen.files[0] : undefined;
+  // Files a page view makes for the call (sign-pdf's signature image), sent after the chosen ones.
+  const [madeFiles, setMadeFiles] = useState<File[]>([]);
+  // The one PDF chosen (with a certificate, say), for a page view of it.
+  const pdfs = chosen.files.filter((f) => /\.pdf$/i.test(f.name));
+  const pdfFile = pdfs.length === 1 ? pdfs[0] : undefined;
 
   function choose(list: FileList) {
     if (!chosen.choose(list)) return;
@@ -43,7 +47,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
     }
     const form = uploadForm({
       url: byUrl ? url : undefined,
-      files: chosen.files,
+      files: [...chosen.files, ...madeFiles],
       fields,
       options,
       password: password.password,
@@ -82,6 +86,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
             file: pdfFile,
             password: password.password,
             onLocked: tool.password ? password.ask : () => undefined,
+            onFiles: setMadeFiles,
           }
         }
       />

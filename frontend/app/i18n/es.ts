@@ -166,6 +166,15 @@ export const es: Translation = {
     archival: 'lleva la identificación PDF/A, el perfil de color y las fuentes incrustadas',
   },
   options: {
+    page: 'Página que firmar: first, last, all o un número',
+    x: 'Desde la izquierda (parte del ancho de la página)',
+    y: 'Desde arriba (parte del alto de la página)',
+    size: 'Ancho de la firma (parte del ancho de la página)',
+    date: 'Escribir la fecha debajo de la firma',
+    certificatePassword: 'Contraseña del certificado',
+    name: 'Nombre del firmante (firma digital)',
+    reason: 'Motivo de la firma (firma digital)',
+    location: 'Lugar de la firma (firma digital)',
     pageSize: 'Tamaño de página',
     fit: 'Ajustar a la imagen',
     a4: 'A4',
@@ -426,6 +435,12 @@ export const es: Translation = {
     home: 'Ir a la página de inicio',
   },
   tools: {
+    'sign-pdf': {
+      name: 'Firmar PDF',
+      description:
+        'Firma un PDF: dibuja, escribe o sube tu firma y colócala en la página, o fírmalo digitalmente con tu propio certificado.',
+      keywords: 'firma, firmar, firma electrónica, certificado, rúbrica',
+    },
     'fill-pdf-form': {
       name: 'Rellenar formulario PDF',
       description: 'Rellena los campos de un formulario PDF y, si quieres, aplánalo para que nadie pueda cambiarlos.',
@@ -587,6 +602,9 @@ export const es: Translation = {
     invalid_workflow: 'Estos pasos no se pueden encadenar en este orden.',
     password_required: 'Este PDF está protegido. Introduce su contraseña.',
     wrong_password: 'La contraseña no es correcta. Inténtalo de nuevo.',
+    wrong_certificate_password: 'La contraseña del certificado no es correcta. Inténtalo de nuevo.',
+    invalid_certificate:
+      'Este certificado no sirve para firmar: debe ser un archivo PKCS#12 (.p12 o .pfx) con su clave privada.',
     damaged_input: 'El archivo está dañado y no se pudo leer ni reparar.',
     cannot_convert: 'Este archivo no se puede convertir sin perder una parte.',
     url_blocked: 'No se puede abrir esta dirección: apunta a una ubicación privada o prohibida.',
@@ -642,6 +660,17 @@ export const es: Translation = {
     onPage: 'página {{page}}',
     dateFormat: 'una fecha, escrita {{format}}',
     noChoice: '(ninguna)',
+    signTitle: 'Tu firma',
+    sign_draw: 'Dibujar',
+    sign_type: 'Escribir',
+    sign_upload: 'Subir',
+    signPad: 'Dibuja aquí tu firma con el ratón, un lápiz o el dedo',
+    signTyped: 'Escribe tu nombre',
+    signUpload: 'Una imagen de tu firma (PNG o JPEG)',
+    signNone: 'Crea tu firma arriba, o añade solo un certificado para firmar digitalmente.',
+    signPlace:
+      'Arrastra la firma a su sitio en la página, o muévela con las flechas; Mayús con una flecha la agranda o la reduce.',
+    signArea: 'Página {{page}}: el sitio de la firma',
     cropAuto:
       'Los márgenes blancos de cada página se detectan solos; dibuja un recuadro para elegir tú la parte que se conserva.',
   },

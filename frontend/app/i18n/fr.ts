@@ -167,6 +167,15 @@ export const fr: Translation = {
     archival: 'il porte l’identification PDF/A, le profil de couleur et les polices incorporées',
   },
   options: {
+    page: 'Page à signer : first, last, all ou un numéro',
+    x: 'Depuis la gauche (part de la largeur de la page)',
+    y: 'Depuis le haut (part de la hauteur de la page)',
+    size: 'Largeur de la signature (part de la largeur de la page)',
+    date: 'Écrire la date sous la signature',
+    certificatePassword: 'Mot de passe du certificat',
+    name: 'Nom du signataire (signature numérique)',
+    reason: 'Motif de la signature (signature numérique)',
+    location: 'Lieu de la signature (signature numérique)',
     pageSize: 'Format de page',
     fit: 'Ajuster à l’image',
     a4: 'A4',
@@ -429,6 +438,12 @@ export const fr: Translation = {
     home: 'Aller à la page d’accueil',
   },
   tools: {
+    'sign-pdf': {
+      name: 'Signer un PDF',
+      description:
+        'Signez un PDF : dessinez, tapez ou importez votre signature et placez-la sur la page, ou signez-le numériquement avec votre propre certificat.',
+      keywords: 'signature, signer, signature électronique, certificat, parapher',
+    },
     'fill-pdf-form': {
       name: 'Remplir un formulaire PDF',
       description:
@@ -597,6 +612,9 @@ export const fr: Translation = {
     invalid_workflow: 'Ces étapes ne peuvent pas être enchaînées dans cet ordre.',
     password_required: 'Ce PDF est protégé. Veuillez saisir son mot de passe.',
     wrong_password: 'Le mot de passe est incorrect. Veuillez réessayer.',
+    wrong_certificate_password: 'Le mot de passe du certificat est incorrect. Veuillez réessayer.',
+    invalid_certificate:
+      'Ce certificat ne permet pas de signer : il doit s’agir d’un fichier PKCS#12 (.p12 ou .pfx) avec sa clé privée.',
     damaged_input: 'Le fichier est endommagé et n’a pas pu être lu ni réparé.',
     cannot_convert: 'Ce fichier ne peut pas être converti sans en perdre une partie.',
     url_blocked: 'Impossible d’ouvrir cette adresse : elle pointe vers un emplacement privé ou interdit.',
@@ -653,6 +671,17 @@ export const fr: Translation = {
     onPage: 'page {{page}}',
     dateFormat: 'une date, écrite {{format}}',
     noChoice: '(aucun)',
+    signTitle: 'Votre signature',
+    sign_draw: 'Dessiner',
+    sign_type: 'Taper',
+    sign_upload: 'Importer',
+    signPad: 'Dessinez ici votre signature avec la souris, un stylet ou le doigt',
+    signTyped: 'Tapez votre nom',
+    signUpload: 'Une image de votre signature (PNG ou JPEG)',
+    signNone: 'Créez votre signature ci-dessus, ou ajoutez seulement un certificat pour signer numériquement.',
+    signPlace:
+      'Faites glisser la signature à sa place sur la page, ou déplacez-la avec les flèches ; Maj avec une flèche l’agrandit ou la réduit.',
+    signArea: 'Page {{page}} : la place de la signature',
     cropAuto:
       'Les marges blanches de chaque page sont trouvées automatiquement ; tracez un cadre pour choisir vous-même la partie à garder.',
   },

@@ -131,9 +131,10 @@ describe('the tool catalog', () => {
       'pdf-ocr',
     ]);
     expect(workflowTools).toContain('pdf-ocr');
-    // The builder sets no options: it offers every searchable tool that runs without one, and only those.
+    // The builder sets no options and sends one file: it offers every searchable tool that runs so, and
+    // only those (Sign PDF needs a signature image or a certificate besides the PDF).
     for (const id of searchTools) {
-      const runsBare = findTool(id)!.options.safeParse({}).success;
+      const runsBare = findTool(id)!.options.safeParse({}).success && id !== 'sign-pdf';
       expect((workflowTools as readonly string[]).includes(id), id).toBe(runsBare);
     }
     expect(headerMenus.map((m) => m.group)).toEqual(['Convert', 'Extract', 'Edit']);
@@ -335,6 +336,11 @@ describe('workflows', () => {
     // A protected result's password is given when the workflow runs, never kept in it.
     const secret = checkWorkflow([{ tool: 'protect-pdf', options: { userPassword: 'hunter2' } }]);
     expect(!secret.ok && secret.message).toMatch(/passwords are not kept/);
+    // Nor a certificate's.
+    const certificate = checkWorkflow([{ tool: 'sign-pdf', options: { certificatePassword: 'hunter2' } }]);
+    expect(!certificate.ok && certificate.message).toMatch(
+      /passwords are not kept in a workflow \("certificatePassword"\)/,
+    );
     // What a step makes follows its options: pdf-to-text's Markdown is not a PDF.
     expect(checkWorkflow([{ tool: 'pdf-to-text' }, { tool: 'pdf-compress' }])).toMatchObject({ ok: false });
     expect(checkWorkflow(Array.from({ length: 21 }, () => 'pdf-compress'))).toMatchObject({ ok: false });

@@ -12,6 +12,14 @@ export const errorCodes = {
   invalid_workflow: { status: 400, message: 'These steps cannot be chained in this order.' },
   password_required: { status: 400, message: 'This PDF is protected. Please enter its password.' },
   wrong_password: { status: 400, message: 'The password is not correct. Please try again.' },
+  wrong_certificate_password: {
+    status: 400,
+    message: 'The certificate password is not correct. Please try again.',
+  },
+  invalid_certificate: {
+    status: 400,
+    message: 'This certificate cannot be used to sign: it must be a PKCS#12 file (.p12 or .pfx) with its private key.',
+  },
   damaged_input: { status: 422, message: 'The file is damaged and could not be read or repaired.' },
   cannot_convert: { status: 422, message: 'This file cannot be converted without losing part of it.' },
   url_blocked: { status: 403, message: 'This address cannot be opened: it points to a private or forbidden place.' },

@@ -45,6 +45,8 @@ export const fileKinds = {
   zip: { mime: 'application/zip', ext: 'zip', label: 'ZIP' },
   txt: { mime: 'text/plain; charset=utf-8', ext: 'txt', label: 'Text' },
   md: { mime: 'text/markdown; charset=utf-8', ext: 'md', label: 'Markdown' },
+  /** A certificate with its private key (PKCS#12, .p12 or .pfx), read only to sign with it. */
+  p12: { mime: 'application/x-pkcs12', ext: 'p12', label: 'PKCS#12 certificate' },
 } as const;
 
 export type FileKind = keyof typeof fileKinds;
@@ -59,6 +61,7 @@ export function kindOfExtension(ext: string): FileKind | undefined {
   if (lower === 'jpeg') return 'jpeg';
   if (lower === 'tiff') return 'tiff';
   if (lower === 'htm') return 'html';
+  if (lower === 'pfx') return 'p12';
   return (Object.keys(fileKinds) as FileKind[]).find(
     (k) => fileKinds[k].ext === lower && k !== 'html-zip' && k !== 'md-zip',
   );

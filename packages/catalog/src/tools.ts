@@ -15,6 +15,7 @@ import {
   protectOptions,
   readingOcr,
 } from './options.ts';
+import { signOptions } from './sign-options.ts';
 import { defineTool, type ServiceName, type Tool } from './tool-definition.ts';
 
 const one = (...kinds: FileKind[]) => ({ kinds, min: 1, max: 1 });
@@ -579,6 +580,23 @@ const definitions = [
     // Not text 'kept': a field's new value replaces its old one. The tool checks each field's value itself.
     checks: { pages: 'same', pixels: true },
     options: z.object({ values: formValues, flatten: boolField(false) }),
+  }),
+  defineTool({
+    id: 'sign-pdf',
+    aliases: [],
+    keywords: ['signature', 'sign', 'e-sign', 'autograph', 'initials', 'certificate', 'digital signature'],
+    name: 'Sign PDF',
+    description:
+      'Sign a PDF: draw, type or upload your signature and place it on the page, or sign it digitally with your own certificate.',
+    icon: '✍️',
+    category: 'Security',
+    usage: 0,
+    service: 'pdf-editor',
+    // The PDF, then a signature image, a certificate or both, in any order (the tool tells them by kind).
+    input: { kinds: ['pdf', 'png', 'jpeg', 'p12'], min: 1, max: 3 },
+    output: 'pdf',
+    checks: keepsEverything,
+    options: signOptions,
   }),
   defineTool({
     id: 'flatten-pdf',

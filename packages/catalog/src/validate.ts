@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
+import { optionFields } from './forms.ts';
 import type { FileKind } from './kinds.ts';
 import type { Tool } from './tool-definition.ts';
 import { findTool, outputKind } from './tools.ts';
@@ -110,7 +111,7 @@ export function checkWorkflow(steps: (string | WorkflowStep)[]): Checked<Chain> 
     const known = new Set(Object.keys((tool.options as { shape?: object }).shape ?? {}));
     const unknown = Object.keys(fields).find((k) => !known.has(k));
     if (unknown) return refuse(`${at} has no option "${unknown}".`);
-    const secret = tool.checks.encrypted && Object.keys(fields).find((k) => isPasswordOption(tool, k));
+    const secret = Object.keys(fields).find((k) => isPasswordOption(tool, k));
     if (secret) return refuse(`${at}: passwords are not kept in a workflow ("${secret}").`);
     const parsed = parseOptions(tool, fields);
     if (!parsed.ok)
@@ -129,8 +130,10 @@ export function checkWorkflow(steps: (string | WorkflowStep)[]): Checked<Chain> 
   return { ok: true, value: chain };
 }
 
-/** Whether an option of a tool that protects its result holds one of the result's passwords. */
+/** Whether an option holds a password: one of a protected result's, or any marked so (a certificate's). */
 function isPasswordOption(tool: Tool, option: string): boolean {
   const { password, ownerPassword } = tool.checks.encrypted ?? {};
-  return option === password || option === ownerPassword;
+  return (
+    option === password || option === ownerPassword || optionFields(tool).some((f) => f.name === option && f.secret)
+  );
 }

@@ -32,6 +32,45 @@ describe('sniffKind', () => {
     expect(await sniffKind(join(corpus, file))).toBe(kind);
   });
 
+  it('tells a PKCS#12 certificate from a certificate or key alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'p12-'));
+    const at = (name: string) => join(dir, name);
+    const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'key.pem',
+      '-out',
+      'cert.pem',
+      '-subj',
+      '/CN=t',
+    );
+    openssl('pkcs12', '-export', '-inkey', 'key.pem', '-in', 'cert.pem', '-out', 'aes.p12', '-passout', 'pass:pw');
+    // Older tools write RC2/3DES with a SHA-1 MAC: the same outer form.
+    openssl(
+      'pkcs12',
+      '-export',
+      '-legacy',
+      '-inkey',
+      'key.pem',
+      '-in',
+      'cert.pem',
+      '-out',
+      'old.pfx',
+      '-passout',
+      'pass:',
+    );
+    openssl('x509', '-in', 'cert.pem', '-outform', 'der', '-out', 'cert.der');
+    openssl('pkey', '-in', 'key.pem', '-outform', 'der', '-out', 'key.der');
+    expect(await sniffKind(at('aes.p12'))).toBe('p12');
+    expect(await sniffKind(at('old.pfx'))).toBe('p12');
+    for (const other of ['cert.pem', 'cert.der', 'key.der']) expect(await sniffKind(at(other)), other).toBeUndefined();
+  });
+
   it('tells a page-and-assets zip from any other zip', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zip-'));
     writeFileSync(join(dir, 'index.html'), '<p>hi</p>');

@@ -12,6 +12,7 @@ export async function sniffKind(path: string): Promise<FileKind | undefined> {
   const bytes = await readStart(path, head);
   if (bytes.length === 0) return undefined;
   if (bytes.subarray(0, 1024).includes('%PDF-')) return 'pdf';
+  if (isPkcs12(bytes)) return 'p12';
   const brands = isoBrands(bytes);
   if (brands) return isAvif(brands) ? 'avif' : undefined;
   const type = await fileTypeFromBuffer(bytes);
@@ -78,4 +79,23 @@ function isAvif({ major, compatible }: { major: string; compatible: string[] }):
 export async function isHeic(path: string): Promise<boolean> {
   const brands = isoBrands(await readStart(path, 256));
   return brands !== undefined && !isAvif(brands) && [brands.major, ...brands.compatible].some((b) => heicBrands.has(b));
+}
+
+/** pkcs7-data (1.2.840.113549.1.7.1), DER: the content type a PKCS#12 file's authenticated safe has. */
+const pkcs7Data = Buffer.from('06092a864886f70d010701', 'hex');
+
+/**
+ * A PKCS#12 file (.p12, .pfx): DER, a SEQUENCE holding version 3 (02 01 03), then a SEQUENCE whose
+ * content type is pkcs7-data. An X.509 certificate or key alone (DER or PEM) does not start so.
+ */
+export function isPkcs12(bytes: Buffer): boolean {
+  if (bytes[0] !== 0x30 || bytes.length < 32) return false;
+  // The outer length: short form, or long form of 1 to 4 bytes.
+  const first = bytes[1]!;
+  const at = first < 0x80 ? 2 : 2 + (first & 0x7f);
+  if (first === 0x80 || first > 0x84) return false;
+  if (!bytes.subarray(at, at + 3).equals(Buffer.from([0x02, 0x01, 0x03])) || bytes[at + 3] !== 0x30) return false;
+  const inner = bytes[at + 4]!;
+  const oid = at + 5 + (inner < 0x80 ? 0 : inner & 0x7f);
+  return bytes.subarray(oid, oid + pkcs7Data.length).equals(pkcs7Data);
 }

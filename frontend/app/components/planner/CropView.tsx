@@ -134,7 +134,7 @@ export function CropView({ pdf, values, onChange }: FieldsView) {
 }
 
 /** The page drawn large, again when another page is shown; the image before is let go once the next is in. */
-function useDrawnPage(pdf: ReadablePdf, page: number): Drawn | undefined {
+export function useDrawnPage(pdf: ReadablePdf, page: number): Drawn | undefined {
   const [drawn, setDrawn] = useState<Drawn>();
   const width = useRef(Math.round(shownWidth * Math.min(2, globalThis.devicePixelRatio || 1)));
   useEffect(() => {

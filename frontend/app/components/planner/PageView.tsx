@@ -5,6 +5,7 @@ import { FormFill } from './FormFill.tsx';
 import { PageNumbers } from './PageNumbers.tsx';
 import { PagePicker } from './PagePicker.tsx';
 import { PagePlanner } from './PagePlanner.tsx';
+import { SignView } from './SignView.tsx';
 import { useOpenedPdf } from './use-opened-pdf.ts';
 
 /**
@@ -18,6 +19,7 @@ export default function PageView({
   onLocked,
   values,
   onChange,
+  onFiles,
 }: {
   toolId: string;
   file: File;
@@ -25,6 +27,8 @@ export default function PageView({
   onLocked: () => void;
   values: Record<string, string>;
   onChange: (changes: Record<string, string>) => void;
+  /** Files the view makes for the call (sign-pdf's signature image). */
+  onFiles: (files: File[]) => void;
 }) {
   const t = useT();
   const pdf = useOpenedPdf(file, password, onLocked);
@@ -43,6 +47,8 @@ export default function PageView({
       return <CropView pdf={pdf} values={values} onChange={onChange} />;
     case 'fill-pdf-form':
       return <FormFill pdf={pdf} values={values} onChange={onChange} />;
+    case 'sign-pdf':
+      return <SignView pdf={pdf} values={values} onChange={onChange} onFiles={onFiles} />;
     default:
       return null;
   }

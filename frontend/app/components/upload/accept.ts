@@ -6,6 +6,7 @@ const moreEndings: Partial<Record<string, string[]>> = {
   jpeg: ['.jpeg', '.jpe', '.jfif'],
   tiff: ['.tiff'],
   html: ['.htm'],
+  p12: ['.pfx'],
 };
 
 /**

@@ -41,5 +41,16 @@ export const planner = addEnglish('planner', {
   onPage: 'page {{page}}',
   dateFormat: 'a date, written {{format}}',
   noChoice: '(none)',
+  signTitle: 'Your signature',
+  sign_draw: 'Draw',
+  sign_type: 'Type',
+  sign_upload: 'Upload',
+  signPad: 'Draw your signature here with a mouse, a pen or a finger',
+  signTyped: 'Type your name',
+  signUpload: 'An image of your signature (PNG or JPEG)',
+  signNone: 'Make your signature above, or add only a certificate to sign digitally.',
+  signPlace:
+    'Drag the signature to its place on the page, or move it with the arrow keys; Shift with an arrow makes it larger or smaller.',
+  signArea: 'Page {{page}}: the signature’s place',
   cropAuto: 'The white margins of each page are found by themselves; draw a box to choose the part to keep yourself.',
 });
