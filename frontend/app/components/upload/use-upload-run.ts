@@ -32,14 +32,23 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
     onResult(undefined);
   }
 
-  async function send(form: FormData): Promise<RunOutcome> {
+  /**
+   * Sends the form to the tool, or to another address (a workflow's), with what the history records and
+   * the status to say on success.
+   */
+  async function send(
+    form: FormData,
+    call: { address: string; label: string; done: string } = {
+      address: `/api.php?tool=${encodeURIComponent(tool.id)}`,
+      label: tool.id,
+      done: t('upload.success'),
+    },
+  ): Promise<RunOutcome> {
     reset();
     setBusy(true);
     setProgress(constants.initialProgress);
     setStatus(t('upload.working'));
-    const outcome = await postForm(`/api.php?tool=${encodeURIComponent(tool.id)}`, form, (p) =>
-      setProgress(Math.max(constants.initialProgress, p)),
-    );
+    const outcome = await postForm(call.address, form, (p) => setProgress(Math.max(constants.initialProgress, p)));
     setBusy(false);
     setProgress(100);
     if (outcome.ok) {
@@ -47,8 +56,8 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
       setResult(done);
       onResult(done);
       // A local history, for visitors who are not signed in (the gateway keeps the others').
-      if (!isSignedIn()) recordLocalUse(tool.id);
-      setStatus(t('upload.success'));
+      if (!isSignedIn()) recordLocalUse(call.label);
+      setStatus(call.done);
     } else {
       if (outcome.reason === 'network') console.error('Upload error', tool.id);
       setStatus(outcomeMessage(t, outcome, readsPdf(tool)));
