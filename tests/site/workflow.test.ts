@@ -30,6 +30,12 @@ const runButton = (page: Page) => builder(page).getByRole('button', { name: 'Run
 const needInput = (page: Page) => builder(page).getByText('Please choose a file and select tools.', { exact: true });
 const step = (page: Page, n: number) => builder(page).locator(`ol.workflow-steps > li:nth-child(${n})`);
 
+/** Opens the list of the tools that cannot come next, as a visitor does to read why. */
+async function showUnfit(page: Page) {
+  const details = builder(page).locator('details.workflow-unfit');
+  if (!(await details.evaluate((d) => d.hasAttribute('open')))) await details.locator('summary').click();
+}
+
 /** Opens a step's options and sets one, by its label. */
 async function setOption(page: Page, n: number, label: string, value: string, kind: 'select' | 'fill') {
   const s = step(page, n);
@@ -47,6 +53,7 @@ async function buildFourSteps(page: Page) {
   expect(await steps(page)).toEqual(['Word to PDF', 'Add Page Numbers', 'Add Watermark', 'Compress PDF']);
   await setOption(page, 2, 'Format', 'page-of-total', 'select');
   await setOption(page, 3, 'Watermark text', 'QUIREMARK', 'fill');
+  await setOption(page, 3, 'Position', 'center', 'select');
   await setOption(page, 4, 'Compression', 'extreme', 'select');
 }
 
@@ -57,7 +64,7 @@ function expectFourStepResult(path: string) {
   for (let p = 1; p <= 12; p++) {
     const pageText = text(path, { first: p, last: p });
     expect(pageText, `page ${p}`).toContain(`Page ${p} of 12`);
-    expect(words(pageText), `page ${p}`).toContain('QUIREMARK');
+    expect(pageText.replace(/\s+/g, ''), `page ${p}`).toContain('QUIREMARK');
   }
   // A twelve-page text document, compressed: a few tens of kilobytes, not the hundreds a raw conversion with fonts gives.
   expect(statSync(path).size).toBeLessThan(200_000);
@@ -72,6 +79,7 @@ describe('workflow builder', () => {
     expect(offered.slice(0, workflowTools.length)).toEqual(workflowTools.map((id) => `Add ${name(id)}`));
     // Every tool of the catalog is there, web-address tools among those that cannot be a step.
     expect(offered.length).toBe((await import('@quire/catalog')).tools.length);
+    await showUnfit(page);
     expect(await addButton(page, 'pdf-from-url').isDisabled()).toBe(true);
     expect(await runButton(page).isDisabled()).toBe(true);
     expect(await needInput(page).isVisible()).toBe(true);
@@ -93,6 +101,7 @@ describe('workflow builder', () => {
   it('explains why a tool cannot follow, and refuses a step that does not fit with its reason', async () => {
     const { page, errors } = await site.open('/workflow-builder');
     await addButton(page, 'word-to-pdf').click();
+    await showUnfit(page);
     const merge = addButton(page, 'pdf-merge');
     expect(await merge.isDisabled()).toBe(true);
     const reasonId = await merge.getAttribute('aria-describedby');
@@ -187,7 +196,7 @@ describe('a four-step workflow with options', () => {
       steps: [
         { tool: 'word-to-pdf' },
         { tool: 'add-page-numbers', options: { format: 'page-of-total' } },
-        { tool: 'add-watermark', options: { text: 'QUIREMARK' } },
+        { tool: 'add-watermark', options: { text: 'QUIREMARK', position: 'center' } },
         { tool: 'pdf-compress', options: { level: 'extreme' } },
       ],
     });
@@ -236,6 +245,21 @@ describe('the spec’s /workflow/{steps} address', () => {
     const { page, errors, dialogs } = await site.open('/workflow/pdf-compress,nope,pdf-compress,%3Cscript%3E');
     expect(await steps(page)).toEqual(['Compress PDF']);
     expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('on a phone', () => {
+  it('builds, reorders with its buttons and sets options, nothing wider than the screen', async () => {
+    const phone = { width: 390, height: 844 };
+    const { page, errors } = await site.open('/workflow-builder', { viewport: phone });
+    for (const id of ['word-to-pdf', 'add-page-numbers', 'pdf-compress']) await addButton(page, id).click();
+    await builder(page).getByRole('button', { name: 'Move Compress PDF up', exact: true }).click();
+    expect(await steps(page)).toEqual(['Word to PDF', 'Compress PDF', 'Add Page Numbers']);
+    await setOption(page, 3, 'Format', 'roman-upper', 'select');
+    await builder(page).getByRole('button', { name: 'Duplicate Add Page Numbers', exact: true }).click();
+    expect(await steps(page)).toEqual(['Word to PDF', 'Compress PDF', 'Add Page Numbers', 'Add Page Numbers']);
+    expect(await page.evaluate(`document.documentElement.scrollWidth`)).toBeLessThanOrEqual(phone.width);
     expect(errors).toEqual([]);
   });
 });
