@@ -4,14 +4,16 @@
  * from the keyboard; a four-step run with options on a Word file, checked in the downloaded PDF; the
  * workflow saved as a link and as a file, and loaded from both; the spec's /workflow/{steps} address.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findTool, workflowTools } from '@quire/catalog';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../lib/browser.ts';
 import { corpusDir } from '../lib/corpus.ts';
-import { pageCount, qpdfCheck, text, words } from '../lib/pdf.ts';
+import { pageCount, qpdfCheck, rotations, text, words } from '../lib/pdf.ts';
 import { downloadResult, settledStatus } from './site.ts';
 
 const eleven = join(corpusDir, 'pdf', 'qpdf-11-pages.pdf');
@@ -219,6 +221,40 @@ describe('a four-step workflow with options', () => {
     await fresh.page.getByText(/^This file is not a workflow Quire can run\. Step 2/).waitFor();
     expect(await steps(fresh.page)).toEqual(['Word to PDF', 'Add Page Numbers', 'Add Watermark', 'Compress PDF']);
     expect([...errors, ...shared.errors, ...fresh.errors]).toEqual([]);
+  });
+});
+
+describe('several files through a workflow whose first step takes one', () => {
+  it('runs them as a batch job: a zip of each file’s result, each with the steps’ options applied', async () => {
+    const small = join(corpusDir, 'pdf', 'pdfminer-simple1.pdf');
+    const { page, errors } = await site.open('/workflow-builder');
+    await addButton(page, 'pdf-compress').click();
+    await addButton(page, 'rotate-pdf').click();
+    await setOption(page, 2, 'Rotation (clockwise)', '90', 'select');
+    const jobs: string[] = [];
+    page.on('request', (r) => void (r.method() === 'POST' && jobs.push(new URL(r.url()).pathname)));
+    await page.locator(`${runForm} input[type="file"]`).setInputFiles([eleven, small]);
+    expect((await page.locator(`${runForm} ol.file-list .file-name`).allTextContents()).length).toBe(2);
+    await runButton(page).click();
+    expect(await settledStatus(page, runForm, 180_000)).toBe('Done: 2 files went through 2 steps, in one zip.');
+    expect(jobs).toContain('/api/v1/jobs');
+    const result = await downloadResult(page, site.base, runForm);
+    expect(result.name).toMatch(/\.zip$/);
+    const dir = mkdtempSync(join(tmpdir(), 'wf-batch-'));
+    execFileSync('unzip', ['-q', result.path, '-d', dir]);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+      files: { file: string; outcome: string; result: string }[];
+    };
+    expect(report.files.map((f) => [f.file, f.outcome])).toEqual([
+      ['qpdf-11-pages.pdf', 'ok'],
+      ['pdfminer-simple1.pdf', 'ok'],
+    ]);
+    const [first, second] = report.files.map((f) => join(dir, f.result));
+    expect(pageCount(first!)).toBe(11);
+    expect(rotations(first!)).toEqual(rotations(eleven).map((r) => (r + 90) % 360));
+    expect(pageCount(second!)).toBe(pageCount(small));
+    expect(rotations(second!)).toEqual(rotations(small).map((r) => (r + 90) % 360));
+    expect(errors).toEqual([]);
   });
 });
 

@@ -267,6 +267,8 @@ export const ar: Translation = {
     failed: 'فشل سير العمل.',
     uploadError: 'حدث خطأ أثناء الرفع.',
     done: 'اكتمل: مرّ ملفك بجميع الخطوات، وعددها {{count}}.',
+    batchDone: 'تم: مرّت {{count}} ملفات بـ {{steps}} خطوات، في ملف zip واحد.',
+    batchFailed: 'فشل {{failed}} من {{count}} ملفات: يوضح report.json داخل ملف zip السبب.',
     savedTitle: 'سير عمل محفوظ',
     savedText: 'ينفّذ سير العمل هذا الخطوات التالية بالترتيب:',
     shareLink: 'رابط سير العمل هذا',

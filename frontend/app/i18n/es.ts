@@ -268,6 +268,8 @@ export const es: Translation = {
     failed: 'Error en el flujo de trabajo.',
     uploadError: 'Error durante la carga.',
     done: 'Listo: tu archivo pasó por {{count}} pasos.',
+    batchDone: 'Listo: {{count}} archivos pasaron por {{steps}} pasos, en un zip.',
+    batchFailed: '{{failed}} de {{count}} archivos fallaron: report.json dentro del zip explica por qué.',
     savedTitle: 'Flujo de trabajo guardado',
     savedText: 'Este flujo de trabajo ejecuta estos pasos en orden:',
     shareLink: 'Enlace a este flujo de trabajo',

@@ -269,6 +269,8 @@ export const fr: Translation = {
     failed: 'Le workflow a échoué.',
     uploadError: 'Erreur lors de l’importation.',
     done: 'Terminé : votre fichier est passé par {{count}} étapes.',
+    batchDone: 'Terminé : {{count}} fichiers sont passés par {{steps}} étapes, dans un zip.',
+    batchFailed: '{{failed}} fichiers sur {{count}} ont échoué : report.json dans le zip dit pourquoi.',
     savedTitle: 'Workflow enregistré',
     savedText: 'Ce workflow exécute ces étapes dans l’ordre :',
     shareLink: 'Lien vers ce workflow',

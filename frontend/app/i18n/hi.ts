@@ -266,6 +266,8 @@ export const hi: Translation = {
     failed: 'वर्कफ़्लो विफल रहा।',
     uploadError: 'अपलोड के दौरान त्रुटि।',
     done: 'हो गया: आपकी फ़ाइल {{count}} स्टेप से गुज़री।',
+    batchDone: 'हो गया: {{count}} फ़ाइलें {{steps}} चरणों से गुज़रीं, एक zip में।',
+    batchFailed: '{{count}} में से {{failed}} फ़ाइलें विफल रहीं: zip में report.json कारण बताता है।',
     savedTitle: 'सेव किया गया वर्कफ़्लो',
     savedText: 'यह वर्कफ़्लो ये स्टेप क्रम से चलाता है:',
     shareLink: 'इस वर्कफ़्लो का लिंक',

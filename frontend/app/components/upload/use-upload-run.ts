@@ -14,14 +14,21 @@ export interface Result {
   expiresAt?: string;
 }
 
-/** One run of the tool at a time: its progress, the status line, and the result once there is one. */
-export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) => void) {
-  const t = useT();
+/** What a run shows (RunStatus): its status line, whether it failed, its progress, busy, its result. */
+export function useRunState() {
   const [status, setStatus] = useState('');
   const [failed, setFailed] = useState(false);
   const [progress, setProgress] = useState(0);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result>();
+  return { status, setStatus, failed, setFailed, progress, setProgress, busy, setBusy, result, setResult };
+}
+
+/** One run of the tool at a time: its progress, the status line, and the result once there is one. */
+export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) => void) {
+  const t = useT();
+  const { status, setStatus, failed, setFailed, progress, setProgress, busy, setBusy, result, setResult } =
+    useRunState();
 
   /** Back to idle: what was shown belongs to inputs that have changed. */
   function reset() {

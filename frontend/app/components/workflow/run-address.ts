@@ -5,17 +5,18 @@ import { saveWorkflow, type Saved } from './saved-api.ts';
 const savedForRun = new Map<string, string>();
 
 /**
- * Where a run is sent. Without options past the first step, the spec's address (the first step's options
- * go in the form); else the workflow is saved (anonymously) and run by its id, each step with its options.
+ * Where a run is sent: a call, or a job (a batch). Without options past the first step, by its steps
+ * (the first step's options go in the form); else the workflow is saved (anonymously) and run by its
+ * id, each step with its options.
  */
 export async function runAddress(
   steps: WorkflowStep[],
+  route: 'call' | 'job',
 ): Promise<{ ok: true; address: string } | Exclude<Saved, { ok: true }>> {
-  if (steps.slice(1).every((s) => !s.options))
-    return {
-      ok: true,
-      address: `/api.php?workflow=custom&steps=${steps.map((s) => encodeURIComponent(s.tool)).join(',')}`,
-    };
+  if (steps.slice(1).every((s) => !s.options)) {
+    const ids = steps.map((s) => encodeURIComponent(s.tool)).join(',');
+    return { ok: true, address: `${route === 'job' ? '/api/v1/jobs?' : '/api.php?workflow=custom&'}steps=${ids}` };
+  }
   const key = JSON.stringify(steps);
   let id = savedForRun.get(key);
   if (!id) {
@@ -24,5 +25,8 @@ export async function runAddress(
     id = saved.id;
     savedForRun.set(key, id);
   }
-  return { ok: true, address: `/api/v1/workflows?saved=${encodeURIComponent(id)}` };
+  return {
+    ok: true,
+    address: `${route === 'job' ? '/api/v1/jobs' : '/api/v1/workflows'}?saved=${encodeURIComponent(id)}`,
+  };
 }

@@ -22,6 +22,8 @@ export const workflow = addEnglish('workflow', {
   failed: 'Workflow failed.',
   uploadError: 'Error during upload.',
   done: 'Done: your file went through {{count}} steps.',
+  batchDone: 'Done: {{count}} files went through {{steps}} steps, in one zip.',
+  batchFailed: '{{failed}} of {{count}} files failed: report.json in the zip says why.',
   savedTitle: 'Saved workflow',
   savedText: 'This workflow runs these steps in order:',
   shareLink: 'Link to this workflow',
