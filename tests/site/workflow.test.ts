@@ -226,7 +226,7 @@ describe('a four-step workflow with options', () => {
 
 describe('several files through a workflow whose first step takes one', () => {
   it('runs them as a batch job: a zip of each file’s result, each with the steps’ options applied', async () => {
-    const small = join(corpusDir, 'pdf', 'pdfminer-simple1.pdf');
+    const small = join(corpusDir, 'pdf', 'pypdf-annotated.pdf');
     const { page, errors } = await site.open('/workflow-builder');
     await addButton(page, 'pdf-compress').click();
     await addButton(page, 'rotate-pdf').click();
@@ -247,7 +247,7 @@ describe('several files through a workflow whose first step takes one', () => {
     };
     expect(report.files.map((f) => [f.file, f.outcome])).toEqual([
       ['qpdf-11-pages.pdf', 'ok'],
-      ['pdfminer-simple1.pdf', 'ok'],
+      ['pypdf-annotated.pdf', 'ok'],
     ]);
     const [first, second] = report.files.map((f) => join(dir, f.result));
     expect(pageCount(first!)).toBe(11);
@@ -275,6 +275,15 @@ describe('the spec’s /workflow/{steps} address', () => {
     expect(pageCount(result.path)).toBe(11);
     expect(words(text(result.path))).toEqual(words(text(eleven)));
     expect(errors).toEqual([]);
+  });
+
+  it('/workflow/saved/{id} for an id the server does not hold says so, and is not indexed', async () => {
+    const { page, errors } = await site.open('/workflow/saved/AAAAAAAAAAAAAAAAAAAAAAAA');
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toBe('There is no saved workflow with this link.');
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    expect(await page.locator('ol.workflow-steps').count()).toBe(0);
+    expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
   });
 
   it('unknown and repeated ids in the address are dropped, without an error', async () => {

@@ -27,7 +27,7 @@ export function workflowFileName(name: string): string {
 const isOptionValue = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /**
- * A workflow read from JSON (a loaded file or the API's answer), checked as a run checks it; `undefined`
+ * A workflow read from JSON (a loaded file or the API's answer), checked as a run checks it; not ok,
  * with the reason when it is not one. Only `name` and `steps` are read.
  */
 export function parseWorkflow(text: string): { ok: true; workflow: WorkflowFile } | { ok: false; message?: string } {
