@@ -10,6 +10,7 @@ export default [
   route('privacy-policy', 'routes/privacy.tsx'),
   route('terms', 'routes/terms.tsx'),
   route('workflow-builder', 'routes/workflow-builder.tsx'),
+  route('workflow/saved/:id', 'routes/workflow-saved.tsx'),
   route('workflow/:slug', 'routes/workflow.tsx'),
   route('login', 'routes/login.tsx'),
   route('signup', 'routes/signup.tsx'),

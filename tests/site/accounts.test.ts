@@ -297,6 +297,32 @@ describe('the account page', () => {
     expect(opened!.errors).toEqual([]);
   });
 
+  it('lists the workflows the user saved, each a link that opens it with its options', async () => {
+    const email = unique('flows');
+    await emulatorSignUp(emulatorUrl, email, password);
+    const page = await logIn(email);
+    await visit(page, `${base}/workflow-builder`);
+    const builder = page.locator('div.workflow');
+    await builder.getByRole('button', { name: 'Add Rotate PDF', exact: true }).click();
+    await builder.locator('details.step-options > summary').click();
+    await builder.getByLabel('Rotation (clockwise)', { exact: true }).selectOption('270');
+    await builder.getByLabel('Workflow name', { exact: true }).fill('Turn left');
+    await builder.getByRole('button', { name: 'Save and get a link', exact: true }).click();
+    const link = await builder.getByLabel('Link to this workflow with its options:', { exact: true }).inputValue();
+
+    await visit(page, `${base}/account`);
+    const item = page.locator('main ul.my-workflows li');
+    await item.first().waitFor({ timeout: pageWaitMs });
+    expect(await item.count()).toBe(1);
+    expect((await item.first().textContent())?.replace(/\s+/g, ' ').trim()).toBe('Turn left Rotate PDF');
+    expect(new URL(link).pathname).toBe(await item.first().locator('a').getAttribute('href'));
+    await item.first().locator('a').click();
+    await page.locator('ol.workflow-steps').waitFor();
+    await page.locator('details.step-options > summary').click();
+    expect(await page.getByLabel('Rotation (clockwise)', { exact: true }).inputValue()).toBe('270');
+    expect(opened!.errors).toEqual([]);
+  });
+
   it("keeps an anonymous visitor's runs in this browser and shows them when signed out", async () => {
     const page = await open('/tools/rotate-pdf');
     const requests: string[] = [];

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { readsPdf, takesMany, takesUrl, type Tool } from '../lib/tools.ts';
+import { takesMany, takesUrl, type Tool } from '../lib/tools.ts';
 import { useLanguage } from '../i18n/index.ts';
 import { useT } from '../i18n/use-t.ts';
 import { FileList } from './FileList.tsx';
@@ -7,7 +7,7 @@ import { OptionsForm } from './OptionsForm.tsx';
 import { DropZone } from './upload/DropZone.tsx';
 import { uploadForm } from './upload/form-data.ts';
 import { withPageLanguage } from './upload/ocr-language.ts';
-import { PasswordField } from './upload/PasswordField.tsx';
+import { ToolPasswordField } from './upload/PasswordField.tsx';
 import { RunStatus } from './upload/RunStatus.tsx';
 import { UrlField } from './upload/UrlField.tsx';
 import { useChosenFiles } from './upload/use-chosen-files.ts';
@@ -90,15 +90,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
           }
         }
       />
-      {password.asking && tool.password && (
-        <PasswordField
-          toolId={tool.id}
-          readsPdf={readsPdf(tool)}
-          optional={tool.passwordFirst}
-          value={password.password}
-          onChange={password.setPassword}
-        />
-      )}
+      <ToolPasswordField tool={tool} prompt={password} />
       <button type="submit" className="button primary" disabled={run.busy}>
         {password.asking && !tool.passwordFirst ? t('upload.passwordSubmit') : t('upload.convert')}
       </button>

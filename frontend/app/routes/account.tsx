@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Avatar } from '../components/Avatar.tsx';
 import { account } from '../i18n/en/account.ts';
 import { toolKey, useLanguageCode, useT } from '../i18n/use-t.ts';
@@ -75,30 +75,63 @@ function HistoryTable({ entries, showResults }: { entries: HistoryEntry[]; showR
   );
 }
 
-function SignedIn({ user }: { user: User }) {
-  const t = useT();
-  const navigate = useNavigate();
-  const [name, setName] = useState(user.displayName ?? '');
-  const [saved, setSaved] = useState('');
-  const [history, setHistory] = useState<HistoryEntry[]>();
-  const [historyFailed, setHistoryFailed] = useState(false);
-
+/** The signed-in user's own data from the gateway (`/api/v1/me/…`), and whether it failed to load. */
+function useMine<T>(path: string, uid: string): [T | undefined, boolean] {
+  const [data, setData] = useState<T>();
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
     let current = true;
     void (async () => {
       try {
-        const res = await fetch('/api/v1/me/history', { headers: await authHeaders() });
+        const res = await fetch(path, { headers: await authHeaders() });
         if (!res.ok) throw new Error(String(res.status));
-        const body = (await res.json()) as { history: HistoryEntry[] };
-        if (current) setHistory(body.history);
+        const body = (await res.json()) as T;
+        if (current) setData(body);
       } catch {
-        if (current) setHistoryFailed(true);
+        if (current) setFailed(true);
       }
     })();
     return () => {
       current = false;
     };
-  }, [user.uid]);
+  }, [path, uid]);
+  return [data, failed];
+}
+
+/** The workflows the user saved, each a link to its page, with its steps. */
+function MyWorkflows({ uid }: { uid: string }) {
+  const t = useT();
+  const label = useToolLabel();
+  const [mine, failed] = useMine<{
+    workflows: { id: string; name: string; link: string; steps: { tool: string }[] }[];
+  }>('/api/v1/me/workflows', uid);
+  return (
+    <section aria-labelledby="workflows-title">
+      <h2 id="workflows-title">{t('account.workflows')}</h2>
+      {failed ? (
+        <p>{t('account.workflowsFailed')}</p>
+      ) : mine && mine.workflows.length === 0 ? (
+        <p>{t('account.noWorkflows')}</p>
+      ) : (
+        <ul className="my-workflows">
+          {mine?.workflows.map((w) => (
+            <li key={w.id}>
+              <Link to={w.link}>{w.name}</Link>{' '}
+              <span className="muted">{label(w.steps.map((s) => s.tool).join(','))}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function SignedIn({ user }: { user: User }) {
+  const t = useT();
+  const navigate = useNavigate();
+  const [name, setName] = useState(user.displayName ?? '');
+  const [saved, setSaved] = useState('');
+  const [history, historyFailed] = useMine<{ history: HistoryEntry[] }>('/api/v1/me/history', user.uid);
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -152,9 +185,10 @@ function SignedIn({ user }: { user: User }) {
         {historyFailed ? (
           <p>{t('account.historyFailed')}</p>
         ) : history ? (
-          <HistoryTable entries={history} showResults />
+          <HistoryTable entries={history.history} showResults />
         ) : null}
       </section>
+      <MyWorkflows uid={user.uid} />
       <button type="button" className="button" onClick={() => void logout()}>
         {t('account.logout')}
       </button>

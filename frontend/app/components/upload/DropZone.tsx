@@ -6,11 +6,20 @@ import { useSiteSettings } from '../../lib/settings.ts';
 import { useT } from '../../i18n/use-t.ts';
 
 /** The file picker, which files can also be dropped on, with the kinds and size it takes. */
-export function DropZone({ tool, onFiles }: { tool: Tool; onFiles: (files: FileList) => void }) {
+export function DropZone({
+  tool,
+  onFiles,
+  batch = false,
+}: {
+  tool: Tool;
+  onFiles: (files: FileList) => void;
+  /** Takes several files even for a single-file tool, each run on its own. */
+  batch?: boolean;
+}) {
   const t = useT();
   const settings = useSiteSettings();
   const [dragging, setDragging] = useState(false);
-  const many = takesMany(tool);
+  const many = takesMany(tool) || batch;
   const kinds = wantedKinds(tool.id);
   return (
     <div

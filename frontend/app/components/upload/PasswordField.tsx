@@ -1,4 +1,6 @@
 import { useT } from '../../i18n/use-t.ts';
+import { readsPdf, type Tool } from '../../lib/tools.ts';
+import type { usePasswordPrompt } from './use-password-prompt.ts';
 
 /**
  * The password of a protected input, asked for once the server said it needs one (or at once, for a tool
@@ -38,5 +40,19 @@ export function PasswordField({
         </small>
       )}
     </div>
+  );
+}
+
+/** A tool's password field, shown while its prompt asks (see usePasswordPrompt). */
+export function ToolPasswordField({ tool, prompt }: { tool: Tool; prompt: ReturnType<typeof usePasswordPrompt> }) {
+  if (!prompt.asking || !tool.password) return null;
+  return (
+    <PasswordField
+      toolId={tool.id}
+      readsPdf={readsPdf(tool)}
+      optional={tool.passwordFirst}
+      value={prompt.password}
+      onChange={prompt.setPassword}
+    />
   );
 }

@@ -23,7 +23,7 @@ function kindLabel(kind: string): string {
 }
 
 /** An option's label as its field shows it, without the hint in brackets some labels carry. */
-function optionLabel(t: T, option: string): string {
+export function optionLabel(t: T, option: string): string {
   const text = t(`options.${option}` as CopyKey);
   return text.startsWith('options.') ? option : text.replace(/\s*\(.*\)\s*$/, '');
 }

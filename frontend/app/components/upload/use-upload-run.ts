@@ -14,14 +14,21 @@ export interface Result {
   expiresAt?: string;
 }
 
-/** One run of the tool at a time: its progress, the status line, and the result once there is one. */
-export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) => void) {
-  const t = useT();
+/** What a run shows (RunStatus): its status line, whether it failed, its progress, busy, its result. */
+export function useRunState() {
   const [status, setStatus] = useState('');
   const [failed, setFailed] = useState(false);
   const [progress, setProgress] = useState(0);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result>();
+  return { status, setStatus, failed, setFailed, progress, setProgress, busy, setBusy, result, setResult };
+}
+
+/** One run of the tool at a time: its progress, the status line, and the result once there is one. */
+export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) => void) {
+  const t = useT();
+  const { status, setStatus, failed, setFailed, progress, setProgress, busy, setBusy, result, setResult } =
+    useRunState();
 
   /** Back to idle: what was shown belongs to inputs that have changed. */
   function reset() {
@@ -32,14 +39,23 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
     onResult(undefined);
   }
 
-  async function send(form: FormData): Promise<RunOutcome> {
+  /**
+   * Sends the form to the tool, or to another address (a workflow's), with what the history records and
+   * the status to say on success.
+   */
+  async function send(
+    form: FormData,
+    call: { address: string; label: string; done: string } = {
+      address: `/api.php?tool=${encodeURIComponent(tool.id)}`,
+      label: tool.id,
+      done: t('upload.success'),
+    },
+  ): Promise<RunOutcome> {
     reset();
     setBusy(true);
     setProgress(constants.initialProgress);
     setStatus(t('upload.working'));
-    const outcome = await postForm(`/api.php?tool=${encodeURIComponent(tool.id)}`, form, (p) =>
-      setProgress(Math.max(constants.initialProgress, p)),
-    );
+    const outcome = await postForm(call.address, form, (p) => setProgress(Math.max(constants.initialProgress, p)));
     setBusy(false);
     setProgress(100);
     if (outcome.ok) {
@@ -47,8 +63,8 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
       setResult(done);
       onResult(done);
       // A local history, for visitors who are not signed in (the gateway keeps the others').
-      if (!isSignedIn()) recordLocalUse(tool.id);
-      setStatus(t('upload.success'));
+      if (!isSignedIn()) recordLocalUse(call.label);
+      setStatus(call.done);
     } else {
       if (outcome.reason === 'network') console.error('Upload error', tool.id);
       setStatus(outcomeMessage(t, outcome, readsPdf(tool)));

@@ -19,6 +19,9 @@ export const account = addEnglish('account', {
   download: 'Download',
   expired: 'Expired',
   historyFailed: 'Your history could not be loaded. Please try again later.',
+  workflows: 'Your saved workflows',
+  noWorkflows: 'No saved workflows yet: save one from the Workflow Builder.',
+  workflowsFailed: 'Your workflows could not be loaded. Please try again later.',
   saveFailed: 'The name could not be saved.',
   localHistory: 'Tools used in this browser',
 });
