@@ -159,6 +159,8 @@ export interface Steps {
   /** Each step's options, as a saved workflow gives them; else every step but the first takes its defaults. */
   stepFields?: Record<string, string>[];
   requestId: string;
+  /** Told as each step ends, with how many have: a job's progress. */
+  onStep?: (done: number) => Promise<void>;
 }
 
 /** The last step's sink: its answer into the results store, as it arrives; `timing.store` says how long that took. */
@@ -205,6 +207,8 @@ export async function runSteps(client: ServiceClient, steps: Steps, job: Job, st
   let output: StepOutput | undefined;
   // A workflow's timing is its steps' summed: how long its tools and their checks took in all.
   const timing: Record<string, number> = {};
+  // Each step's own checks: a workflow's answer says what was checked of every step, not only the last.
+  const checked: { tool: string; checks: unknown }[] = [];
   for (const [i, tool] of steps.chain.entries()) {
     const sink = i === steps.chain.length - 1 ? store : toWorkFolder(job.workdir);
     const call = { tool, requestId: steps.requestId, job, sink };
@@ -232,6 +236,9 @@ export async function runSteps(client: ServiceClient, steps: Steps, job: Job, st
     }
     for (const [name, ms] of Object.entries(output.timing)) timing[name] = (timing[name] ?? 0) + ms;
     inputs = [{ path: output.saved, name: output.name, kind: output.kind }];
+    checked.push({ tool: tool.id, checks: output.properties.checks ?? [] });
+    await steps.onStep?.(i + 1);
   }
-  return { ...output!, timing };
+  const properties = checked.length > 1 ? { ...output!.properties, steps: checked } : output!.properties;
+  return { ...output!, properties, timing };
 }

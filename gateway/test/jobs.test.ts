@@ -214,4 +214,34 @@ describe('jobs, on the queue of one process', () => {
     const last = JSON.parse(/data: (.*)/.exec(events.at(-1)!)![1]!);
     expect(last.result.download).toBeTruthy();
   });
+
+  it("counts a workflow's steps as they end, and gives each step's checks", async () => {
+    const { app } = await makeGateway({ PDF_EDITOR_URL: service.url });
+    const { body } = await request(app)
+      .post('/api/v1/jobs?steps=pdf-compress,rotate-pdf,pdf-compress')
+      .attach('file', pdf);
+    const res = await request(app)
+      .get(`/api/v1/jobs/${body.id}/events`)
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => cb(null, text));
+      });
+    const jobs = (res.body as string)
+      .split('\n\n')
+      .filter((e) => e.startsWith('id:'))
+      .map((e) => JSON.parse(/data: (.*)/.exec(e)![1]!) as JobView);
+    const steps = jobs.map((j) => j.progress.steps?.done);
+    expect(steps.at(-1)).toBe(3);
+    expect(steps.filter((n) => n !== undefined)).toEqual([...steps.filter((n) => n !== undefined)].sort());
+    expect(steps).toContain(1);
+    expect(steps).toContain(2);
+    expect(jobs.at(-1)!.progress.steps).toEqual({ done: 3, total: 3 });
+    expect(jobs.at(-1)!.result.properties!.steps).toEqual([
+      { tool: 'pdf-compress', checks: [] },
+      { tool: 'rotate-pdf', checks: [] },
+      { tool: 'pdf-compress', checks: [] },
+    ]);
+  });
 });

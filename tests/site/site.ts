@@ -61,7 +61,8 @@ export async function settledStatus(page: Page, scope = '.widget', timeout = 90_
   const selector = JSON.stringify(`${scope} .upload-status`);
   await waitUntil(
     page,
-    `(() => { const t = document.querySelector(${selector})?.textContent ?? ''; return t !== '' && t !== 'Working…' && t !== 'Running…'; })()`,
+    // A status under way ends with an ellipsis: "Working…", "Step 2 of 4: Compress PDF…".
+    `(() => { const t = document.querySelector(${selector})?.textContent ?? ''; return t !== '' && !t.endsWith('…'); })()`,
     timeout,
     `a final status in ${scope}`,
   );

@@ -162,13 +162,32 @@ describe('a four-step workflow with options', () => {
     const { page, errors } = await site.open('/workflow-builder');
     await buildFourSteps(page);
     await page.locator(`${runForm} input[type="file"]`).setInputFiles(twelveDocx);
+    // Every status the run shows, as it shows it.
+    const status = JSON.stringify(`${runForm} .upload-status`);
+    await page.evaluate(`(() => {
+      const status = document.querySelector(${status});
+      window.seen = [];
+      new MutationObserver(() => window.seen.push(status.textContent ?? '')).observe(status, {
+        childList: true, characterData: true, subtree: true,
+      });
+    })()`);
     await runButton(page).click();
     expect(await settledStatus(page, runForm, 180_000)).toBe('Done: your file went through 4 steps.');
+    // A job: the step under way was named as it ran (Word to PDF alone takes seconds).
+    const seen = (await page.evaluate('window.seen')) as string[];
+    expect(
+      seen.some((s) => /^Step [1-4] of 4: .+…$/.test(s)),
+      seen.join(' | '),
+    ).toBe(true);
     const result = await downloadResult(page, site.base, runForm);
     expect(result.name).toMatch(/\.pdf$/);
     expectFourStepResult(result.path);
-    // The result card: the checks the last step's result passed.
+    // The result card: what was checked at each step, by its tool.
     expect(await page.locator(`${runForm} .result .checks`).textContent()).toMatch(/^✔ /);
+    const each = await page.locator(`${runForm} .result .checks li`).allTextContents();
+    expect(each).toHaveLength(4);
+    expect(each[0]).toMatch(/^Word to PDF: \S/);
+    expect(each[3]).toMatch(/^Compress PDF: \S/);
 
     // Saved as a short link: another visitor opens the same steps with the same options.
     await builder(page).getByLabel('Workflow name', { exact: true }).fill('Draft for review');

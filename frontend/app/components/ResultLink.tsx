@@ -1,21 +1,37 @@
 import { useState } from 'react';
 import { downloadUrl, readableName } from '../lib/api.ts';
-import { useLanguageCode, useT, type CopyKey } from '../i18n/use-t.ts';
+import { toolKey, useLanguageCode, useT, type CopyKey } from '../i18n/use-t.ts';
+import type { Result } from './upload/use-upload-run.ts';
 
-export function ResultLink({ result }: { result: { download: string; checks: string[]; expiresAt?: string } }) {
+export function ResultLink({ result }: { result: Result }) {
   const t = useT();
   const name = readableName(result.download);
-  const checks = result.checks
-    .map((c) => t(`checks.${c}` as CopyKey))
-    .filter((text) => !text.startsWith('checks.'))
-    .join(', ');
+  const said = (list: string[]) =>
+    list
+      .map((c) => t(`checks.${c}` as CopyKey))
+      .filter((text) => !text.startsWith('checks.'))
+      .join(', ');
+  const checks = said(result.checks);
   return (
     <div className="result">
       <a className="button primary" href={downloadUrl(result.download)} download={name}>
         ⬇ {t('upload.download', { name })}
       </a>
       {result.expiresAt && <ShareLink download={result.download} expiresAt={result.expiresAt} />}
-      {checks && <p className="checks">✔ {t('upload.checked', { checks })}</p>}
+      {result.steps ? (
+        <details className="checks">
+          <summary>✔ {t('workflow.stepChecks')}</summary>
+          <ol>
+            {result.steps.map((step, i) => (
+              <li key={i}>
+                {t(toolKey(step.tool, 'name'))}: {said(step.checks) || '–'}
+              </li>
+            ))}
+          </ol>
+        </details>
+      ) : (
+        checks && <p className="checks">✔ {t('upload.checked', { checks })}</p>
+      )}
     </div>
   );
 }

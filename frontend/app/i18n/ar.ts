@@ -280,6 +280,8 @@ export const ar: Translation = {
     uploadError: 'حدث خطأ أثناء الرفع.',
     done: 'اكتمل: مرّ ملفك بجميع الخطوات، وعددها {{count}}.',
     batchDone: 'تم: مرّت {{count}} ملفات بـ {{steps}} خطوات، في ملف zip واحد.',
+    stepRunning: 'الخطوة {{step}} من {{count}}: {{name}}…',
+    stepChecks: 'ما فُحص في كل خطوة',
     batchFailed: 'فشل {{failed}} من {{count}} ملفات: يوضح report.json داخل ملف zip السبب.',
     savedTitle: 'سير عمل محفوظ',
     savedText: 'ينفّذ سير العمل هذا الخطوات التالية بالترتيب:',

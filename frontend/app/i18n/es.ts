@@ -281,6 +281,8 @@ export const es: Translation = {
     uploadError: 'Error durante la carga.',
     done: 'Listo: tu archivo pasó por {{count}} pasos.',
     batchDone: 'Listo: {{count}} archivos pasaron por {{steps}} pasos, en un zip.',
+    stepRunning: 'Paso {{step}} de {{count}}: {{name}}…',
+    stepChecks: 'Lo que se comprobó en cada paso',
     batchFailed: '{{failed}} de {{count}} archivos fallaron: report.json dentro del zip explica por qué.',
     savedTitle: 'Flujo de trabajo guardado',
     savedText: 'Este flujo de trabajo ejecuta estos pasos en orden:',

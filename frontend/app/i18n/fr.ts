@@ -282,6 +282,8 @@ export const fr: Translation = {
     uploadError: 'Erreur lors de l’importation.',
     done: 'Terminé : votre fichier est passé par {{count}} étapes.',
     batchDone: 'Terminé : {{count}} fichiers sont passés par {{steps}} étapes, dans un zip.',
+    stepRunning: 'Étape {{step}} sur {{count}} : {{name}}…',
+    stepChecks: 'Ce qui a été vérifié à chaque étape',
     batchFailed: '{{failed}} fichiers sur {{count}} ont échoué : report.json dans le zip dit pourquoi.',
     savedTitle: 'Workflow enregistré',
     savedText: 'Ce workflow exécute ces étapes dans l’ordre :',

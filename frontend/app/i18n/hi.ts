@@ -279,6 +279,8 @@ export const hi: Translation = {
     uploadError: 'अपलोड के दौरान त्रुटि।',
     done: 'हो गया: आपकी फ़ाइल {{count}} स्टेप से गुज़री।',
     batchDone: 'हो गया: {{count}} फ़ाइलें {{steps}} चरणों से गुज़रीं, एक zip में।',
+    stepRunning: 'चरण {{step}} / {{count}}: {{name}}…',
+    stepChecks: 'हर चरण में क्या जाँचा गया',
     batchFailed: '{{count}} में से {{failed}} फ़ाइलें विफल रहीं: zip में report.json कारण बताता है।',
     savedTitle: 'सेव किया गया वर्कफ़्लो',
     savedText: 'यह वर्कफ़्लो ये स्टेप क्रम से चलाता है:',

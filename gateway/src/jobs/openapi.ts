@@ -25,6 +25,7 @@ export const jobSchema = {
       properties: {
         files: counter,
         pages: { ...counter, description: 'When every file is a PDF whose pages could be counted' },
+        steps: { ...counter, description: "A workflow's steps ended, for a job of one file" },
       },
     },
     result: {

@@ -26,6 +26,8 @@ export interface JobProgress {
   files: { done: number; total: number };
   /** Pages of the PDFs given, for the tools that work page by page (OCR, rendering), when they were counted. */
   pages?: { done: number; total: number };
+  /** A workflow's steps, for one file (a batch counts its files). */
+  steps?: { done: number; total: number };
 }
 
 export interface JobResult {

@@ -105,7 +105,12 @@ export function jobRunner(deps: JobRunnerDeps) {
 
 function zeroProgress(record: JobRecord): JobRecord['progress'] {
   const { files, pages } = record.progress;
-  return { files: { done: 0, total: files.total }, ...(pages && { pages: { done: 0, total: pages.total } }) };
+  const steps = record.spec.steps.length;
+  return {
+    files: { done: 0, total: files.total },
+    ...(pages && { pages: { done: 0, total: pages.total } }),
+    ...(steps > 1 && !record.spec.batch && { steps: { done: 0, total: steps } }),
+  };
 }
 
 interface Run extends JobRunnerDeps {
@@ -128,7 +133,12 @@ async function countUses(run: Run): Promise<void> {
 /** One call's worth: the files (none for a web address) through the chain, the last answer into the store. */
 async function runOne(run: Run): Promise<JobResult> {
   const inputs = run.record.spec.inputs.map((i) => ({ path: join(run.folder, i.file), name: i.name, kind: i.kind! }));
-  const output = await runSteps(run.client, stepsOf(run, inputs), run.job, toStore(run.store, {}));
+  const onStep = async (done: number) => {
+    const steps = run.record.progress.steps;
+    // The last step's end is the job's: the files' count says so.
+    if (steps && done < steps.total) await setProgress(run, { ...run.record.progress, steps: { ...steps, done } });
+  };
+  const output = await runSteps(run.client, { ...stepsOf(run, inputs), onStep }, run.job, toStore(run.store, {}));
   run.metrics.resultsSaved.inc();
   await countUses(run);
   await progress(run, run.record.spec.inputs.length, run.record.progress.pages?.total);
@@ -201,11 +211,16 @@ async function runFile(run: Run, input: JobRecord['spec']['inputs'][number]): Pr
 }
 
 async function progress(run: Run, filesDone: number, pagesDone: number | undefined): Promise<void> {
-  const { files, pages } = run.record.progress;
-  const next: JobRecord['progress'] = {
+  const { files, pages, steps } = run.record.progress;
+  await setProgress(run, {
     files: { done: filesDone, total: files.total },
     ...(pages && { pages: { done: pagesDone ?? 0, total: pages.total } }),
-  };
+    ...(steps && { steps: { done: filesDone === files.total ? steps.total : steps.done, total: steps.total } }),
+  });
+}
+
+async function setProgress(run: Run, next: JobRecord['progress']): Promise<void> {
+  run.record = { ...run.record, progress: next };
   await run.records.update(run.record.id, { progress: next }, run.liveTtlMs);
 }
 

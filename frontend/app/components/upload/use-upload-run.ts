@@ -12,6 +12,8 @@ export interface Result {
   checks: string[];
   /** When the result is deleted (ISO date), as the server said. */
   expiresAt?: string;
+  /** A workflow's steps, each with what was checked of its result. */
+  steps?: { tool: string; checks: string[] }[];
 }
 
 /** What a run shows (RunStatus): its status line, whether it failed, its progress, busy, its result. */

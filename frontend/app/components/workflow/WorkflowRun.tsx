@@ -15,7 +15,7 @@ import { usePasswordPrompt } from '../upload/use-password-prompt.ts';
 import { useUploadRun } from '../upload/use-upload-run.ts';
 import { checkSteps, stepOf, stepProblem, type Step } from './chain.ts';
 import { runAddress } from './run-address.ts';
-import { useBatchJob } from './use-batch-job.ts';
+import { useJobRun } from './use-job-run.ts';
 
 /**
  * The tool page's upload widget for a workflow: the first step's files (dropped or picked), the password
@@ -27,22 +27,23 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
   // A first step that takes one file takes several as a batch job.
   const batchable = !takesMany(first);
   const chosen = useChosenFiles(first, batchable ? constants.batchMaxFiles : undefined);
-  const batch = useBatchJob();
+  const job = useJobRun();
   const asBatch = batchable && chosen.files.length > 1;
   const password = usePasswordPrompt(first.passwordFirst);
   const run = useUploadRun(first, () => undefined);
   const ready = chosen.files.length > 0;
   const chain = JSON.stringify(steps.map(stepOf));
   // What was shown belongs to steps that have changed.
-  useEffect(() => run.reset(), [chain]);
+  useEffect(() => (run.reset(), job.reset()), [chain]);
 
   async function start(e: FormEvent) {
     e.preventDefault();
-    if (run.busy || batch.busy || !ready) return;
+    if (job.busy || !ready) return;
     if (steps.some((_, i) => stepProblem(steps, i, tools))) return run.refuse(t('workflow.fixSteps'));
     const checked = checkSteps(steps);
     if (!checked.ok) return run.refuse(`${t('errors.invalid_workflow')} ${checked.message}`);
-    const sent = await runAddress(steps.map(stepOf), asBatch ? 'job' : 'call');
+    // A job per run: its steps are seen as they end, and a batch's files.
+    const sent = await runAddress(steps.map(stepOf), 'job');
     if (!sent.ok)
       return run.refuse(sent.code ? errorMessage(t, { ...sent, code: sent.code }) : t('workflow.uploadError'));
     const form = uploadForm({
@@ -51,10 +52,14 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
       options: steps[0]!.options,
       password: password.password,
     });
-    if (asBatch) return batch.start(form, sent.address, steps.length);
-    const label = steps.map((s) => s.tool).join(',');
+    run.reset();
     password.follow(
-      await run.send(form, { address: sent.address, label, done: t('workflow.done', { count: steps.length }) }),
+      await job.start(
+        form,
+        sent.address,
+        steps.map((s) => s.tool),
+        asBatch,
+      ),
     );
   }
 
@@ -67,22 +72,23 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
           if (!chosen.choose(list)) return;
           password.forget();
           run.reset();
+          job.reset();
         }}
       />
       {ready && (
         <FileList
           files={chosen.files}
           reorder={takesMany(first)}
-          onChange={(next) => (chosen.setFiles(next), run.reset())}
+          onChange={(next) => (chosen.setFiles(next), run.reset(), job.reset())}
         />
       )}
       <ToolPasswordField tool={first} prompt={password} />
-      <button type="submit" className="button primary" disabled={!ready || run.busy || batch.busy}>
+      <button type="submit" className="button primary" disabled={!ready || job.busy}>
         {password.asking && !first.passwordFirst ? t('upload.passwordSubmit') : t('workflow.run')}
       </button>
       {!ready && <p className="muted">{t('workflow.needInput')}</p>}
-      {asBatch && (batch.status || batch.busy) ? (
-        <RunStatus progress={batch.progress} status={batch.status} failed={batch.failed} result={batch.result} />
+      {job.status || job.busy ? (
+        <RunStatus progress={job.progress} status={job.status} failed={job.failed} result={job.result} />
       ) : (
         <RunStatus progress={run.progress} status={run.status} failed={run.failed} result={run.result} />
       )}

@@ -23,6 +23,8 @@ export const workflow = addEnglish('workflow', {
   uploadError: 'Error during upload.',
   done: 'Done: your file went through {{count}} steps.',
   batchDone: 'Done: {{count}} files went through {{steps}} steps, in one zip.',
+  stepRunning: 'Step {{step}} of {{count}}: {{name}}…',
+  stepChecks: 'What was checked at each step',
   batchFailed: '{{failed}} of {{count}} files failed: report.json in the zip says why.',
   savedTitle: 'Saved workflow',
   savedText: 'This workflow runs these steps in order:',
