@@ -247,6 +247,13 @@ export const es: Translation = {
     conformance: 'Versión de PDF/A',
     values: 'Valores del formulario (JSON)',
     flatten: 'Aplanar: fijar los campos en las páginas para que no se puedan cambiar',
+    terms: 'Palabras o frases que eliminar (una por línea)',
+    emails: 'Direcciones de correo electrónico',
+    phones: 'Números de teléfono',
+    regex: 'Expresión regular (avanzado)',
+    matchCase: 'Distinguir mayúsculas y minúsculas',
+    boxes: 'Zonas que tapar de negro (JSON; se dibujan en la página)',
+    cleanMetadata: 'Eliminar también los metadatos (autor, título, fechas)',
     '2b': 'PDF/A-2b (recomendada)',
     '1b': 'PDF/A-1b (la más antigua y aceptada)',
     '3b': 'PDF/A-3b (admite archivos adjuntos)',
@@ -427,6 +434,12 @@ export const es: Translation = {
       name: 'Rellenar formulario PDF',
       description: 'Rellena los campos de un formulario PDF y, si quieres, aplánalo para que nadie pueda cambiarlos.',
     },
+    'redact-pdf': {
+      name: 'Censurar PDF',
+      description:
+        'Elimina de un PDF para siempre palabras, direcciones de correo, números de teléfono y las zonas que dibujes: el texto se borra, no solo se tapa.',
+      keywords: 'censurar, tachar, ocultar texto, borrar texto, datos sensibles, privacidad, rgpd',
+    },
     'flatten-pdf': {
       name: 'Aplanar PDF',
       description:
@@ -585,6 +598,7 @@ export const es: Translation = {
     password_required: 'Este PDF está protegido. Introduce su contraseña.',
     wrong_password: 'La contraseña no es correcta. Inténtalo de nuevo.',
     damaged_input: 'El archivo está dañado y no se pudo leer ni reparar.',
+    regex_too_slow: 'La expresión regular tarda demasiado en buscar en este documento. Simplifícala, por favor.',
     cannot_convert: 'Este archivo no se puede convertir sin perder una parte.',
     url_blocked: 'No se puede abrir esta dirección: apunta a una ubicación privada o prohibida.',
     url_unreachable: 'No se pudo cargar la página de esta dirección.',

@@ -248,6 +248,13 @@ export const fr: Translation = {
     conformance: 'Version PDF/A',
     values: 'Valeurs du formulaire (JSON)',
     flatten: 'Aplatir : fixer les champs dans les pages pour qu’ils ne puissent plus être modifiés',
+    terms: 'Mots ou expressions à supprimer (un par ligne)',
+    emails: 'Adresses e-mail',
+    phones: 'Numéros de téléphone',
+    regex: 'Expression régulière (avancé)',
+    matchCase: 'Respecter les majuscules et minuscules',
+    boxes: 'Zones à noircir (JSON ; dessinées sur la page)',
+    cleanMetadata: 'Supprimer aussi les métadonnées (auteur, titre, dates)',
     '2b': 'PDF/A-2b (recommandée)',
     '1b': 'PDF/A-1b (la plus ancienne et la plus acceptée)',
     '3b': 'PDF/A-3b (autorise les fichiers joints)',
@@ -431,6 +438,12 @@ export const fr: Translation = {
       description:
         'Remplissez les champs d’un formulaire PDF et, si vous le souhaitez, aplatissez-le pour que personne ne puisse les modifier.',
     },
+    'redact-pdf': {
+      name: 'Caviarder un PDF',
+      description:
+        'Supprimez pour de bon d’un PDF des mots, des adresses e-mail, des numéros de téléphone et les zones que vous dessinez : le texte est effacé, pas seulement masqué.',
+      keywords: 'caviarder, censurer, masquer du texte, effacer du texte, données sensibles, confidentialité, rgpd',
+    },
     'flatten-pdf': {
       name: 'Aplatir un PDF',
       description:
@@ -595,6 +608,7 @@ export const fr: Translation = {
     password_required: 'Ce PDF est protégé. Veuillez saisir son mot de passe.',
     wrong_password: 'Le mot de passe est incorrect. Veuillez réessayer.',
     damaged_input: 'Le fichier est endommagé et n’a pas pu être lu ni réparé.',
+    regex_too_slow: 'L’expression régulière met trop de temps à parcourir ce document. Veuillez la simplifier.',
     cannot_convert: 'Ce fichier ne peut pas être converti sans en perdre une partie.',
     url_blocked: 'Impossible d’ouvrir cette adresse : elle pointe vers un emplacement privé ou interdit.',
     url_unreachable: 'La page à cette adresse n’a pas pu être chargée.',

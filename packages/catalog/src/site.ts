@@ -80,10 +80,19 @@ export const searchTools = [
   'markdown-to-pdf',
   'fill-pdf-form',
   'flatten-pdf',
+  'redact-pdf',
 ] as const satisfies readonly ToolId[];
 
-/** Tools that cannot run without an option the visitor writes (a page plan, a password, a form's values). */
-const needsAnOption = ['organize-pdf', 'protect-pdf', 'fill-pdf-form'] as const satisfies readonly ToolId[];
+/**
+ * Tools that cannot run without an option the visitor writes (a page plan, a password, a form's values,
+ * what to redact).
+ */
+const needsAnOption = [
+  'organize-pdf',
+  'protect-pdf',
+  'fill-pdf-form',
+  'redact-pdf',
+] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these: it sets no options, so not the tools that need one. */
 export const workflowTools = searchTools.filter(
