@@ -12,6 +12,7 @@ const pageViewField: Record<string, string> = {
   'add-page-numbers': 'pages',
   'crop-pdf': 'box',
   'fill-pdf-form': 'values',
+  'redact-pdf': 'boxes',
 };
 // pdf.js comes with the page view, loaded once a PDF is chosen on a tool page that has one.
 const PageView = lazy(() => import('./planner/PageView.tsx'));

@@ -653,6 +653,13 @@ export const es: Translation = {
     onPage: 'página {{page}}',
     dateFormat: 'una fecha, escrita {{format}}',
     noChoice: '(ninguna)',
+    redactHint:
+      'Dibuja cada zona que tapar de negro con el ratón o con el dedo. Con el teclado: una flecha pone un recuadro en el centro de la página y lo mueve; Mayús con una flecha lo agranda o lo reduce.',
+    redactArea: 'Página {{page}}: las zonas que tapar de negro',
+    redactCount: 'Zonas que tapar de negro: {{count}}.',
+    redactBox:
+      'Página {{page}}: {{width}} % × {{height}} % de la página, a {{left}} % de la izquierda y a {{top}} % de arriba.',
+    redactRemove: 'Quitar la zona {{number}}',
     cropAuto:
       'Los márgenes blancos de cada página se detectan solos; dibuja un recuadro para elegir tú la parte que se conserva.',
   },

@@ -664,6 +664,13 @@ export const fr: Translation = {
     onPage: 'page {{page}}',
     dateFormat: 'une date, écrite {{format}}',
     noChoice: '(aucun)',
+    redactHint:
+      'Dessinez chaque zone à noircir à la souris ou au doigt. Au clavier : une flèche place un cadre au milieu de la page et le déplace ; Maj avec une flèche l’agrandit ou le réduit.',
+    redactArea: 'Page {{page}} : les zones à noircir',
+    redactCount: 'Zones à noircir : {{count}}.',
+    redactBox:
+      'Page {{page}} : {{width}} % × {{height}} % de la page, à {{left}} % de la gauche et à {{top}} % du haut.',
+    redactRemove: 'Retirer la zone {{number}}',
     cropAuto:
       'Les marges blanches de chaque page sont trouvées automatiquement ; tracez un cadre pour choisir vous-même la partie à garder.',
   },

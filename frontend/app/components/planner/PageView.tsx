@@ -5,10 +5,11 @@ import { FormFill } from './FormFill.tsx';
 import { PageNumbers } from './PageNumbers.tsx';
 import { PagePicker } from './PagePicker.tsx';
 import { PagePlanner } from './PagePlanner.tsx';
+import { RedactView } from './RedactView.tsx';
 import { useOpenedPdf } from './use-opened-pdf.ts';
 
 /**
- * A tool's page view of the chosen PDF, opened by pdf.js: the pages to plan, to mark, or to crop, or its form to fill. It reads
+ * A tool's page view of the chosen PDF, opened by pdf.js: the pages to plan, to mark, to crop or to redact, or its form to fill. It reads
  * the form's fields (their defaults filled in) and writes the ones it sets.
  */
 export default function PageView({
@@ -43,6 +44,8 @@ export default function PageView({
       return <CropView pdf={pdf} values={values} onChange={onChange} />;
     case 'fill-pdf-form':
       return <FormFill pdf={pdf} values={values} onChange={onChange} />;
+    case 'redact-pdf':
+      return <RedactView pdf={pdf} values={values} onChange={onChange} />;
     default:
       return null;
   }
