@@ -58,8 +58,9 @@ describe('redact-pdf page view', () => {
     expect(first!.y).toBeCloseTo(0.067, 2);
     expect(first!.width).toBeCloseTo(0.94, 1);
 
-    // The keyboard: an arrow puts a box in the middle of the page, Shift with an arrow makes it wider.
+    // The keyboard: Enter puts a box in the middle of the page, an arrow moves it, Shift with an arrow widens it.
     await surface.focus();
+    await page.keyboard.press('Enter');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('Shift+ArrowRight');

@@ -654,7 +654,7 @@ export const es: Translation = {
     dateFormat: 'una fecha, escrita {{format}}',
     noChoice: '(ninguna)',
     redactHint:
-      'Dibuja cada zona que tapar de negro con el ratón o con el dedo. Con el teclado: una flecha pone un recuadro en el centro de la página y lo mueve; Mayús con una flecha lo agranda o lo reduce.',
+      'Dibuja cada zona que tapar de negro con el ratón o con el dedo. Con el teclado: Intro pone un recuadro en el centro de la página, las flechas lo mueven y Mayús con una flecha lo agranda o lo reduce.',
     redactArea: 'Página {{page}}: las zonas que tapar de negro',
     redactCount: 'Zonas que tapar de negro: {{count}}.',
     redactBox:

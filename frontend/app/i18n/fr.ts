@@ -665,7 +665,7 @@ export const fr: Translation = {
     dateFormat: 'une date, écrite {{format}}',
     noChoice: '(aucun)',
     redactHint:
-      'Dessinez chaque zone à noircir à la souris ou au doigt. Au clavier : une flèche place un cadre au milieu de la page et le déplace ; Maj avec une flèche l’agrandit ou le réduit.',
+      'Dessinez chaque zone à noircir à la souris ou au doigt. Au clavier : Entrée place un cadre au milieu de la page, les flèches le déplacent, Maj avec une flèche l’agrandit ou le réduit.',
     redactArea: 'Page {{page}} : les zones à noircir',
     redactCount: 'Zones à noircir : {{count}}.',
     redactBox:

@@ -7,8 +7,8 @@ import { boxesOf, boxesText, boxOfRect, middleBox, rectOfBox } from './redact-bo
 
 /**
  * redact-pdf's page view: one page large, chosen from a strip of thumbnails, on which areas to black out
- * are drawn with a mouse or a finger; with the keyboard, an arrow key puts a box in the page's middle and
- * moves the last one, Shift with an arrow resizes it. The boxes of every page are listed, each with a
+ * are drawn with a mouse or a finger; with the keyboard, Enter puts a box in the page's middle, the arrow
+ * keys move the last one, Shift with an arrow resizes it. The boxes of every page are listed, each with a
  * button that removes it, and written to the `boxes` field.
  */
 export function RedactView({ pdf, values, onChange }: FieldsView) {
@@ -24,11 +24,12 @@ export function RedactView({ pdf, values, onChange }: FieldsView) {
   function key(e: KeyboardEvent) {
     if (!page) return;
     const last = boxes.findLastIndex((b) => b.page === shown);
-    if (last < 0) {
-      if (!e.key.startsWith('Arrow')) return;
+    // Enter (or an arrow on a page without a box) puts a new box in the middle of the page.
+    if (e.key === 'Enter' || (last < 0 && e.key.startsWith('Arrow'))) {
       e.preventDefault();
       return write([...boxes, middleBox(shown)]);
     }
+    if (last < 0) return;
     const next = nudged(rectOfBox(boxes[last]!, page), e.key, e.shiftKey, 2 * pointsPer.mm, page);
     if (!next) return;
     e.preventDefault();

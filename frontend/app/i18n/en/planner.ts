@@ -42,7 +42,7 @@ export const planner = addEnglish('planner', {
   dateFormat: 'a date, written {{format}}',
   noChoice: '(none)',
   redactHint:
-    'Draw each area to black out with a mouse or a finger. With the keyboard: an arrow key puts a box in the middle of the page and moves it, Shift with an arrow makes it larger or smaller.',
+    'Draw each area to black out with a mouse or a finger. With the keyboard: Enter puts a box in the middle of the page, the arrow keys move it, Shift with an arrow makes it larger or smaller.',
   redactArea: 'Page {{page}}: the areas to black out',
   redactCount: 'Areas to black out: {{count}}.',
   redactBox:
