@@ -82,6 +82,14 @@ export function OptionsForm({
                   </option>
                 ))}
               </select>
+            ) : f.multiline ? (
+              <textarea
+                id={id}
+                rows={3}
+                value={value}
+                maxLength={f.maxLength}
+                onChange={(e) => onChange({ [f.name]: e.target.value })}
+              />
             ) : (
               <input
                 id={id}

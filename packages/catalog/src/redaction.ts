@@ -71,7 +71,7 @@ export const redactionRegex = z
 export const redactionTerms = z
   .string()
   .max(10_000)
-  .meta({ description: 'Words or phrases to remove wherever they appear, one per line.' });
+  .meta({ format: 'multiline', description: 'Words or phrases to remove wherever they appear, one per line.' });
 
 /** Whether options name anything to remove: the tool's own rule, the same in the form and the API. */
 export function namesRedactions(o: {
