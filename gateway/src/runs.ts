@@ -107,6 +107,8 @@ export function runChain(deps: RunDeps) {
         // A web address (no file, and checked here against private targets), or an official Gotenberg,
         // which takes a document by the kind the gateway judges: the request is read and checked here.
         await upload(req, res);
+        // A first step's saved options are checked with the request's own fields, which win over them.
+        if (savedFirst) req.body = { ...stepFields![0], ...(req.body ?? {}) };
         const request = await checkToolRequest(first, req);
         if (request.url) await checkPublicUrl(request.url);
         steps.inputs = request.inputs.map(({ path, name, kind }) => ({ path, name, kind }));

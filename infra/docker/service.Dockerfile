@@ -32,7 +32,7 @@ RUN set -eux; \
     fonts="fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
         fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji"; \
     case "$SERVICE" in \
-        pdf-editor) engines="ghostscript" ;; \
+        pdf-editor) engines="ghostscript mupdf-tools" ;; \
         pdf-extract) engines="ghostscript ocrmypdf tesseract-ocr tesseract-ocr-eng tesseract-ocr-spa tesseract-ocr-fra \
             tesseract-ocr-deu tesseract-ocr-hin tesseract-ocr-ara jbig2dec" ;; \
         office) engines="libreoffice-writer libreoffice-calc libreoffice-impress python3-uno $fonts" ;; \

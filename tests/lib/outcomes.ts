@@ -24,6 +24,8 @@ export const requiredFields: Record<string, Record<string, string>> = {
   'organize-pdf': { plan: '1,1r90' },
   // No field named: any PDF's form (or none) is drawn again as its values say.
   'fill-pdf-form': { values: '{}' },
+  // E-mail addresses wherever they are, and a box on the first page, which every PDF has.
+  'redact-pdf': { emails: 'true', boxes: '[{"page": 1, "x": 0.1, "y": 0.1, "width": 0.3, "height": 0.1}]' },
 };
 
 /**

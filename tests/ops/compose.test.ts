@@ -492,6 +492,7 @@ describe('the images', () => {
   const programPackages: Record<string, string> = {
     qpdf: 'qpdf',
     gs: 'ghostscript',
+    mutool: 'mupdf-tools',
     pdftoppm: 'poppler-utils',
     pdftotext: 'poppler-utils',
     pdfinfo: 'poppler-utils',

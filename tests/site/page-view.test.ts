@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { seriousAxeViolations, useBrowser, waitUntil } from '../lib/browser.ts';
 import { corpusDir } from '../lib/corpus.ts';
 import { pageCount, text, words } from '../lib/pdf.ts';
-import { downloadResult, settledStatus } from './site.ts';
+import { downloadResult, settledBox, settledStatus } from './site.ts';
 
 const site = useBrowser();
 const four = join(corpusDir, 'pdf', 'pypdf-pdflatex-4-pages.pdf'); // A4, 595.28 × 841.89 pt
@@ -25,16 +25,6 @@ const pressed = (page: Page) =>
 function cropBox(path: string, p: number): number[] {
   const out = execFileSync('pdfinfo', ['-box', '-f', String(p), '-l', String(p), path]).toString();
   return /CropBox:\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)/.exec(out)!.slice(1).map(Number);
-}
-
-/** The crop page in full view (clear of the sticky header), and where it is on the screen once it stays put. */
-async function cropSurface(page: Page) {
-  await page.evaluate(`document.querySelector('.crop-surface').scrollIntoView({ block: 'center' })`);
-  for (let last = ''; ; await page.waitForTimeout(250)) {
-    const at = (await page.locator('.crop-surface').boundingBox())!;
-    if (JSON.stringify(at) === last) return at;
-    last = JSON.stringify(at);
-  }
 }
 
 async function choose(path: string, tool: string, options: Parameters<typeof site.open>[1] = {}) {
@@ -121,7 +111,7 @@ describe('crop-pdf page view', () => {
     const surface = widget.locator('.crop-surface');
     await surface.locator('img').waitFor();
     expect(await page.evaluate(`getComputedStyle(document.querySelector('.crop-surface')).touchAction`)).toBe('none');
-    const at = await cropSurface(page);
+    const at = await settledBox(page, '.crop-surface');
     const [width, height] = [595.28, 841.89];
     expect(at.width / at.height).toBeCloseTo(width / height, 2);
 
@@ -213,7 +203,7 @@ describe('page views on a phone', () => {
       page,
       `document.querySelector('.crop-surface')?.getAttribute('aria-label') === 'Page 3: the part to keep'`,
     );
-    const at = await cropSurface(page);
+    const at = await settledBox(page, '.crop-surface');
     expect(at.x).toBeGreaterThanOrEqual(0);
     expect(at.x + at.width).toBeLessThanOrEqual(390);
     await page.mouse.move(at.x + at.width * 0.25, at.y + at.height * 0.25);

@@ -83,6 +83,16 @@ export async function jsonLd(page: Page): Promise<Record<string, unknown>[]> {
   return blocks.map((b) => JSON.parse(b) as Record<string, unknown>);
 }
 
+/** An element scrolled into full view (clear of the sticky header), and where it is once it stays put. */
+export async function settledBox(page: Page, selector: string) {
+  await page.evaluate(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: 'center' })`);
+  for (let last = ''; ; await page.waitForTimeout(250)) {
+    const at = (await page.locator(selector).boundingBox())!;
+    if (JSON.stringify(at) === last) return at;
+    last = JSON.stringify(at);
+  }
+}
+
 /** A page of a PDF as a reader shows it (its /Rotate applied), in grey at 20 dpi. */
 export function renderPage(path: string, page = 1): { width: number; height: number; pixels: Buffer } {
   const pgm = execFileSync('pdftoppm', ['-r', '20', '-gray', '-f', String(page), '-l', String(page), path]);

@@ -13,6 +13,7 @@ const pageViewField: Record<string, string> = {
   'crop-pdf': 'box',
   'fill-pdf-form': 'values',
   'sign-pdf': 'page',
+  'redact-pdf': 'boxes',
 };
 // pdf.js comes with the page view, loaded once a PDF is chosen on a tool page that has one.
 const PageView = lazy(() => import('./planner/PageView.tsx'));
@@ -82,6 +83,14 @@ export function OptionsForm({
                   </option>
                 ))}
               </select>
+            ) : f.multiline ? (
+              <textarea
+                id={id}
+                rows={3}
+                value={value}
+                maxLength={f.maxLength}
+                onChange={(e) => onChange({ [f.name]: e.target.value })}
+              />
             ) : (
               <input
                 id={id}

@@ -259,6 +259,13 @@ export const es: Translation = {
     conformance: 'Versión de PDF/A',
     values: 'Valores del formulario (JSON)',
     flatten: 'Aplanar: fijar los campos en las páginas para que no se puedan cambiar',
+    terms: 'Palabras o frases que eliminar (una por línea)',
+    emails: 'Direcciones de correo electrónico',
+    phones: 'Números de teléfono',
+    regex: 'Expresión regular (avanzado)',
+    matchCase: 'Distinguir mayúsculas y minúsculas',
+    boxes: 'Zonas que tapar de negro (JSON; se dibujan en la página)',
+    cleanMetadata: 'Eliminar también los metadatos (autor, título, fechas)',
     '2b': 'PDF/A-2b (recomendada)',
     '1b': 'PDF/A-1b (la más antigua y aceptada)',
     '3b': 'PDF/A-3b (admite archivos adjuntos)',
@@ -475,6 +482,12 @@ export const es: Translation = {
       name: 'Rellenar formulario PDF',
       description: 'Rellena los campos de un formulario PDF y, si quieres, aplánalo para que nadie pueda cambiarlos.',
     },
+    'redact-pdf': {
+      name: 'Censurar PDF',
+      description:
+        'Elimina de un PDF para siempre palabras, direcciones de correo, números de teléfono y las zonas que dibujes: el texto se borra, no solo se tapa.',
+      keywords: 'censurar, tachar, ocultar texto, borrar texto, datos sensibles, privacidad, rgpd',
+    },
     'flatten-pdf': {
       name: 'Aplanar PDF',
       description:
@@ -636,6 +649,7 @@ export const es: Translation = {
     invalid_certificate:
       'Este certificado no sirve para firmar: debe ser un archivo PKCS#12 (.p12 o .pfx) con su clave privada.',
     damaged_input: 'El archivo está dañado y no se pudo leer ni reparar.',
+    regex_too_slow: 'La expresión regular tarda demasiado en buscar en este documento. Simplifícala, por favor.',
     cannot_convert: 'Este archivo no se puede convertir sin perder una parte.',
     url_blocked: 'No se puede abrir esta dirección: apunta a una ubicación privada o prohibida.',
     url_unreachable: 'No se pudo cargar la página de esta dirección.',
@@ -701,6 +715,13 @@ export const es: Translation = {
     signPlace:
       'Arrastra la firma a su sitio en la página, o muévela con las flechas; Mayús con una flecha la agranda o la reduce.',
     signArea: 'Página {{page}}: el sitio de la firma',
+    redactHint:
+      'Dibuja cada zona que tapar de negro con el ratón o con el dedo. Con el teclado: Intro pone un recuadro en el centro de la página, las flechas lo mueven y Mayús con una flecha lo agranda o lo reduce.',
+    redactArea: 'Página {{page}}: las zonas que tapar de negro',
+    redactCount: 'Zonas que tapar de negro: {{count}}.',
+    redactBox:
+      'Página {{page}}: {{width}} % × {{height}} % de la página, a {{left}} % de la izquierda y a {{top}} % de arriba.',
+    redactRemove: 'Quitar la zona {{number}}',
     cropAuto:
       'Los márgenes blancos de cada página se detectan solos; dibuja un recuadro para elegir tú la parte que se conserva.',
   },

@@ -260,6 +260,13 @@ export const fr: Translation = {
     conformance: 'Version PDF/A',
     values: 'Valeurs du formulaire (JSON)',
     flatten: 'Aplatir : fixer les champs dans les pages pour qu’ils ne puissent plus être modifiés',
+    terms: 'Mots ou expressions à supprimer (un par ligne)',
+    emails: 'Adresses e-mail',
+    phones: 'Numéros de téléphone',
+    regex: 'Expression régulière (avancé)',
+    matchCase: 'Respecter les majuscules et minuscules',
+    boxes: 'Zones à noircir (JSON ; dessinées sur la page)',
+    cleanMetadata: 'Supprimer aussi les métadonnées (auteur, titre, dates)',
     '2b': 'PDF/A-2b (recommandée)',
     '1b': 'PDF/A-1b (la plus ancienne et la plus acceptée)',
     '3b': 'PDF/A-3b (autorise les fichiers joints)',
@@ -479,6 +486,12 @@ export const fr: Translation = {
       description:
         'Remplissez les champs d’un formulaire PDF et, si vous le souhaitez, aplatissez-le pour que personne ne puisse les modifier.',
     },
+    'redact-pdf': {
+      name: 'Caviarder un PDF',
+      description:
+        'Supprimez pour de bon d’un PDF des mots, des adresses e-mail, des numéros de téléphone et les zones que vous dessinez : le texte est effacé, pas seulement masqué.',
+      keywords: 'caviarder, censurer, masquer du texte, effacer du texte, données sensibles, confidentialité, rgpd',
+    },
     'flatten-pdf': {
       name: 'Aplatir un PDF',
       description:
@@ -646,6 +659,7 @@ export const fr: Translation = {
     invalid_certificate:
       'Ce certificat ne permet pas de signer : il doit s’agir d’un fichier PKCS#12 (.p12 ou .pfx) avec sa clé privée.',
     damaged_input: 'Le fichier est endommagé et n’a pas pu être lu ni réparé.',
+    regex_too_slow: 'L’expression régulière met trop de temps à parcourir ce document. Veuillez la simplifier.',
     cannot_convert: 'Ce fichier ne peut pas être converti sans en perdre une partie.',
     url_blocked: 'Impossible d’ouvrir cette adresse : elle pointe vers un emplacement privé ou interdit.',
     url_unreachable: 'La page à cette adresse n’a pas pu être chargée.',
@@ -712,6 +726,13 @@ export const fr: Translation = {
     signPlace:
       'Faites glisser la signature à sa place sur la page, ou déplacez-la avec les flèches ; Maj avec une flèche l’agrandit ou la réduit.',
     signArea: 'Page {{page}} : la place de la signature',
+    redactHint:
+      'Dessinez chaque zone à noircir à la souris ou au doigt. Au clavier : Entrée place un cadre au milieu de la page, les flèches le déplacent, Maj avec une flèche l’agrandit ou le réduit.',
+    redactArea: 'Page {{page}} : les zones à noircir',
+    redactCount: 'Zones à noircir : {{count}}.',
+    redactBox:
+      'Page {{page}} : {{width}} % × {{height}} % de la page, à {{left}} % de la gauche et à {{top}} % du haut.',
+    redactRemove: 'Retirer la zone {{number}}',
     cropAuto:
       'Les marges blanches de chaque page sont trouvées automatiquement ; tracez un cadre pour choisir vous-même la partie à garder.',
   },

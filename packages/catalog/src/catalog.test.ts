@@ -52,12 +52,13 @@ describe('the tool catalog', () => {
   });
 
   it('gives every option default a value its own schema accepts', () => {
-    /** The options a tool cannot run without: the pages to remove, the password to protect with, the values. */
+    /** The options a tool cannot run without: the pages to remove, the password to protect with, the values, what to redact. */
     const required: Record<string, Record<string, string>> = {
       'pdf-page-remove': { pages: '1' },
       'protect-pdf': { userPassword: 'secret' },
       'organize-pdf': { plan: '1' },
       'fill-pdf-form': { values: '{}' },
+      'redact-pdf': { terms: 'secret' },
     };
     let checked = 0;
     for (const tool of all) {

@@ -9,6 +9,10 @@ export const errorCodes = {
   unsupported_type: { status: 415, message: 'This type of file is not supported by this tool.' },
   file_too_large: { status: 413, message: 'The file is too large. Please choose a smaller file.' },
   invalid_option: { status: 400, message: 'An option has a value that is not allowed.' },
+  regex_too_slow: {
+    status: 400,
+    message: 'The regular expression takes too long to search this document. Please make it simpler.',
+  },
   invalid_workflow: { status: 400, message: 'These steps cannot be chained in this order.' },
   password_required: { status: 400, message: 'This PDF is protected. Please enter its password.' },
   wrong_password: { status: 400, message: 'The password is not correct. Please try again.' },

@@ -12,6 +12,16 @@ const isValue = (v: unknown): v is FormValue =>
   (typeof v === 'number' && Number.isFinite(v)) ||
   (Array.isArray(v) && v.every((o) => typeof o === 'string'));
 
+/** A JSON option's value, or z.NEVER with an issue saying what it must be when it is not JSON. */
+export function parseJsonField(text: string, ctx: z.RefinementCtx, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `it must be JSON: ${what}` });
+    return z.NEVER;
+  }
+}
+
 /**
  * A form's values as JSON, an object of field names (as the PDF names them, in full) and values: text
  * for a text or date field, true/false or the state's name for a check box, the option's export value for
@@ -23,13 +33,8 @@ export const formValues = z
   .trim()
   .max(maxLength)
   .transform((text, ctx): Record<string, FormValue> => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'it must be JSON: an object of field names and their values' });
-      return z.NEVER;
-    }
+    const parsed = parseJsonField(text, ctx, 'an object of field names and their values');
+    if (parsed === z.NEVER) return z.NEVER;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       ctx.addIssue({ code: 'custom', message: 'it must be an object of field names and their values' });
       return z.NEVER;

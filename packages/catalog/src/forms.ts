@@ -20,6 +20,8 @@ export interface OptionField {
   pattern?: string;
   /** A password: a form hides what is typed and never offers to fill it in. */
   secret?: boolean;
+  /** Text of several lines (one item a line): a form shows a text area. */
+  multiline?: boolean;
 }
 
 interface PropertySchema {
@@ -57,6 +59,7 @@ export function optionFields(tool: Tool): OptionField[] {
       ...(p.maxLength !== undefined && { maxLength: p.maxLength }),
       ...(p.pattern !== undefined && { pattern: p.pattern }),
       ...(p.format === 'password' && { secret: true }),
+      ...(p.format === 'multiline' && { multiline: true }),
     };
   });
 }

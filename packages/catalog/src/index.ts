@@ -13,4 +13,5 @@ export * from './validate.ts';
 export * from './site.ts';
 export * from './forms.ts';
 export * from './form-values.ts';
+export * from './redaction.ts';
 export * from './site-tools.ts';

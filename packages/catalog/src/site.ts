@@ -81,10 +81,20 @@ export const searchTools = [
   'fill-pdf-form',
   'flatten-pdf',
   'sign-pdf',
+  'redact-pdf',
 ] as const satisfies readonly ToolId[];
 
-/** Tools that cannot run without an option the visitor writes (a page plan, a password, a form's values) or a second file. */
-const needsAnOption = ['organize-pdf', 'protect-pdf', 'fill-pdf-form', 'sign-pdf'] as const satisfies readonly ToolId[];
+/**
+ * Tools that cannot run without an option the visitor writes (a page plan, a password, a form's values,
+ * what to redact) or a second file.
+ */
+const needsAnOption = [
+  'organize-pdf',
+  'protect-pdf',
+  'fill-pdf-form',
+  'sign-pdf',
+  'redact-pdf',
+] as const satisfies readonly ToolId[];
 
 /** The workflow builder offers these: it sets no options, so not the tools that need one. */
 export const workflowTools = searchTools.filter(

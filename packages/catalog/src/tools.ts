@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { keepsEverything, keepsStreams, makesPages, notPaged } from './checks.ts';
 import { compressionLevels, type CompressionLevel } from './compression.ts';
 import { formValues } from './form-values.ts';
+import { namesRedactions, redactionBoxes, redactionRegex, redactionTerms } from './redaction.ts';
 import type { FileKind } from './kinds.ts';
 import {
   boolField,
@@ -613,6 +614,40 @@ const definitions = [
     output: 'pdf',
     checks: keepsEverything,
     options: noOptions,
+  }),
+  defineTool({
+    id: 'redact-pdf',
+    aliases: [],
+    keywords: ['redact', 'black out', 'censor', 'hide text', 'remove text', 'sensitive', 'privacy', 'gdpr'],
+    name: 'Redact PDF',
+    description:
+      'Remove words, e-mail addresses, phone numbers and the areas you draw from a PDF for good: the text is deleted, not just covered.',
+    icon: '⬛',
+    category: 'Security',
+    usage: 0,
+    service: 'pdf-editor',
+    input: onePdf,
+    output: 'pdf',
+    // Not text 'kept': words are removed on purpose. The tool reads the result back to check that none is left.
+    checks: { pages: 'same', pixels: true },
+    options: z
+      .object({
+        terms: redactionTerms.optional(),
+        emails: boolField(false),
+        phones: boolField(false),
+        regex: redactionRegex.optional(),
+        matchCase: boolField(false),
+        boxes: redactionBoxes.optional(),
+        cleanMetadata: boolField(true),
+      })
+      .superRefine((o, ctx) => {
+        if (!namesRedactions(o))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['terms'],
+            message: 'say what to remove: words, e-mail addresses, phone numbers, a regular expression or boxes',
+          });
+      }),
   }),
 ] as const;
 

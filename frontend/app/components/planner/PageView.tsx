@@ -5,11 +5,12 @@ import { FormFill } from './FormFill.tsx';
 import { PageNumbers } from './PageNumbers.tsx';
 import { PagePicker } from './PagePicker.tsx';
 import { PagePlanner } from './PagePlanner.tsx';
+import { RedactView } from './RedactView.tsx';
 import { SignView } from './SignView.tsx';
 import { useOpenedPdf } from './use-opened-pdf.ts';
 
 /**
- * A tool's page view of the chosen PDF, opened by pdf.js: the pages to plan, to mark, or to crop, or its form to fill. It reads
+ * A tool's page view of the chosen PDF, opened by pdf.js: the pages to plan, to mark, to crop or to redact, or its form to fill. It reads
  * the form's fields (their defaults filled in) and writes the ones it sets.
  */
 export default function PageView({
@@ -49,6 +50,8 @@ export default function PageView({
       return <FormFill pdf={pdf} values={values} onChange={onChange} />;
     case 'sign-pdf':
       return <SignView pdf={pdf} values={values} onChange={onChange} onFiles={onFiles} />;
+    case 'redact-pdf':
+      return <RedactView pdf={pdf} values={values} onChange={onChange} />;
     default:
       return null;
   }

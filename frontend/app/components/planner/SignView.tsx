@@ -1,7 +1,7 @@
 import '@fontsource/dancing-script/400.css';
 import { useEffect, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useT } from '../../i18n/use-t.ts';
-import { useDrawnPage } from './CropView.tsx';
+import { useDrawnPage } from './page-surface.tsx';
 import { nudged, pointOnPage, type Point } from './crop-box.ts';
 import type { FieldsView } from './pdf-pages.ts';
 import { SignaturePad } from './SignaturePad.tsx';

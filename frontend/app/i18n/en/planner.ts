@@ -52,5 +52,12 @@ export const planner = addEnglish('planner', {
   signPlace:
     'Drag the signature to its place on the page, or move it with the arrow keys; Shift with an arrow makes it larger or smaller.',
   signArea: 'Page {{page}}: the signature’s place',
+  redactHint:
+    'Draw each area to black out with a mouse or a finger. With the keyboard: Enter puts a box in the middle of the page, the arrow keys move it, Shift with an arrow makes it larger or smaller.',
+  redactArea: 'Page {{page}}: the areas to black out',
+  redactCount: 'Areas to black out: {{count}}.',
+  redactBox:
+    'Page {{page}}: {{width}} % × {{height}} % of the page, {{left}} % from the left and {{top}} % from the top.',
+  redactRemove: 'Remove area {{number}}',
   cropAuto: 'The white margins of each page are found by themselves; draw a box to choose the part to keep yourself.',
 });

@@ -25,6 +25,12 @@ const pdfTeX = '/PTEX.';
  */
 export async function cleanMetadata(ctx: ToolContext): Promise<ToolResult> {
   const { path: source } = await openRepaired(ctx, ctx.inputs[0]!);
+  const out = workPath(ctx, 'cleaned.pdf');
+  return { path: out, properties: { pages: await scrubMetadata(source, out) } };
+}
+
+/** Writes `source` without its identifying data (see cleanMetadata) to `out`; answers its page count. */
+export async function scrubMetadata(source: string, out: string): Promise<number> {
   const doc = await loadPdf(source);
   const { context } = doc;
 
@@ -49,9 +55,8 @@ export async function cleanMetadata(ctx: ToolContext): Promise<ToolResult> {
   for (const ref of doomed) if (!used.has(ref)) context.delete(ref);
 
   context.trailerInfo.ID = newId(context);
-  const out = workPath(ctx, 'cleaned.pdf');
   await savePdf(doc, out);
-  return { path: out, properties: { pages: doc.getPageCount() } };
+  return doc.getPageCount();
 }
 
 /** Drops the identifying keys from an object and the dictionaries and arrays written inside it. */
