@@ -64,6 +64,37 @@ describe('pdf-to-text', () => {
     expect(readFileSync(md.path, 'utf8')).toMatch(/^# Two-Column Document with Lorem Ipsum$/m);
   });
 
+  it('reads a page set in three columns as text, column by column, and keeps real tables as tables', async () => {
+    const { path } = await run('pdf-to-text', [pdf('pdfplumber-federal-register-2020-17221.pdf')], { format: 'md' });
+    const md = readFileSync(path, 'utf8');
+    const pages = md.split('\n\n---\n\n');
+    expect(pages.length).toBeGreaterThanOrEqual(14);
+    const tableRows = (page: string) => page.split('\n').filter((l) => /^\|.*\|$/.test(l));
+    // Only the pages with the cost estimates hold a table; the others are prose in three columns.
+    const withTables = pages.filter((p) => p.includes('ESTIMATED COSTS'));
+    expect(withTables).toHaveLength(2);
+    for (const p of pages.filter((x) => !withTables.includes(x))) expect(tableRows(p)).toEqual([]);
+    for (const p of withTables) expect(tableRows(p).some((l) => /Labor cost.*Parts cost/.test(l))).toBe(true);
+    // Paragraphs of a column come out whole, each one line of Markdown, in the column's order.
+    // Headings as whatever the document's sizes make them: a heading or a bold line.
+    const lines = md.split('\n').map((l) => l.replace(/^#+ /, '').replace(/^\*\*(.*)\*\*$/, '$1'));
+    const paragraphs = [
+      'This service information is reasonably available because the information is posted in the docket and because the interested parties otherwise have access to it through their normal course of business or by the means identified in the **ADDRESSES** section.',
+      'FAA’s Determination',
+      'The FAA is proposing this AD because the agency evaluated all the relevant information and determined the unsafe condition described previously is likely to exist or develop in other products of the same type design.',
+      'Proposed AD Requirements',
+    ];
+    const at = paragraphs.map((p) => lines.indexOf(p));
+    expect(
+      at.every((i) => i >= 0),
+      JSON.stringify(at),
+    ).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(md).toMatch(
+      /^Hatta International Airport in Jakarta, Indonesia, resulting in 189 fatalities\. Investigation of the accident has been completed by the Indonesian authorities \(Komite Nasional Keselamatan Transportasi \(KNKT\)\) with assistance from the National Transportation Safety Board/m,
+    );
+  });
+
   it('refuses a format it does not know, naming the field', async () => {
     const r = await post(`${base}/api.php?tool=pdf-to-text`, [columns], { format: 'doc' });
     expect(r.status).toBe(400);

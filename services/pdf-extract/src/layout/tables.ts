@@ -448,6 +448,34 @@ function isProse(text: string): boolean {
   return words >= 5 && words >= 0.7 * tokens.length;
 }
 
+const wordsRe = /^[(‘“"']?\p{L}[\p{L}'’.,;:)”"-]*$/u;
+
+/** A line of running text in a narrow column: several words, and words rather than figures. */
+function isTextLine(text: string): boolean {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  return text.length >= 20 && tokens.length >= 3 && tokens.filter((t) => wordsRe.test(t)).length >= 0.5 * tokens.length;
+}
+
+/**
+ * Columns of running text side by side (a page set in columns) line up like a table's. With no column
+ * of figures, the run is text when two columns or more hold mostly lines of running text, or when
+ * every column holds mostly long lines (a column of web addresses or references among them).
+ */
+function textColumns(pieces: { c0: number; text: string }[], nc: number): boolean {
+  let text = 0;
+  let long = 0;
+  let filled = 0;
+  for (let c = 0; c < nc; c++) {
+    const own = pieces.filter((p) => p.c0 === c);
+    if (!own.length) continue;
+    filled++;
+    if (own.filter((p) => numeric.test(p.text)).length >= Math.max(2, 0.3 * own.length)) return false;
+    if (own.length >= 2 && own.filter((p) => isTextLine(p.text)).length >= 0.6 * own.length) text++;
+    if (own.length >= 2 && own.filter((p) => p.text.length >= 20).length >= 0.6 * own.length) long++;
+  }
+  return text >= 2 || (filled >= 2 && long === filled);
+}
+
 /** Pieces of a table row, not counting lines of a text column that runs beside the table. */
 function pieceCount(row: Row): number {
   return row.segs.filter((s) => !isProse(s.text)).length;
@@ -681,7 +709,7 @@ function runTable(rows: Row[]): { table: Table; consumed: number } | undefined {
   // Column pieces that are long prose mean text columns, not a table.
   const avgLen = pieces.reduce((n, p) => n + p.text.length, 0) / pieces.length;
   const numericShare = pieces.filter((p) => numeric.test(p.text)).length / pieces.length;
-  if (avgLen > 40) return undefined;
+  if (avgLen > 40 || textColumns(pieces, nc)) return undefined;
   if (nc === 2 && numericShare < 0.3 && avgLen > 18) return undefined;
   const filledCols = new Set(pieces.map((p) => p.c0)).size;
   if (filledCols < 2) return undefined;
