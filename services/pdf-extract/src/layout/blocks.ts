@@ -332,7 +332,12 @@ function paragraphs(seq: Seq[]): Block[] {
     };
     for (const l of lines) {
       const prev = run[run.length - 1];
-      if (prev && (l.top < prev.top - 2 || l.x0 >= prev.x1 || l.x1 <= prev.x0 || l.top - prev.bottom > 3 * prev.size))
+      // A lone line far wider than the next (a running header over all the columns) is not of its column.
+      const over = run.length === 1 && prev && prev.x1 - prev.x0 > 2.5 * (l.x1 - l.x0);
+      if (
+        prev &&
+        (over || l.top < prev.top - 2 || l.x0 >= prev.x1 || l.x1 <= prev.x0 || l.top - prev.bottom > 3 * prev.size)
+      )
         close();
       run.push(l);
     }

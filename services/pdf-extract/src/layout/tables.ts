@@ -1,4 +1,5 @@
 import type { Rule } from './shapes.ts';
+import { fitColumns, headerCells, splitAtColumns } from './header.ts';
 import { groupLines } from './lines.ts';
 import { boxOf, median, type Box, type Cell, type Frag, type Table } from './types.ts';
 
@@ -447,6 +448,34 @@ function isProse(text: string): boolean {
   return words >= 5 && words >= 0.7 * tokens.length;
 }
 
+const wordsRe = /^[(‘“"']?\p{L}[\p{L}'’.,;:)”"-]*$/u;
+
+/** A line of running text in a narrow column: several words, and words rather than figures. */
+function isTextLine(text: string): boolean {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  return text.length >= 20 && tokens.length >= 3 && tokens.filter((t) => wordsRe.test(t)).length >= 0.5 * tokens.length;
+}
+
+/**
+ * Columns of running text side by side (a page set in columns) line up like a table's. With no column
+ * of figures, the run is text when two columns or more hold mostly lines of running text, or when
+ * every column holds mostly long lines (a column of web addresses or references among them).
+ */
+function textColumns(pieces: { c0: number; text: string }[], nc: number): boolean {
+  let text = 0;
+  let long = 0;
+  let filled = 0;
+  for (let c = 0; c < nc; c++) {
+    const own = pieces.filter((p) => p.c0 === c);
+    if (!own.length) continue;
+    filled++;
+    if (own.filter((p) => numeric.test(p.text)).length >= Math.max(2, 0.3 * own.length)) return false;
+    if (own.length >= 2 && own.filter((p) => isTextLine(p.text)).length >= 0.6 * own.length) text++;
+    if (own.length >= 2 && own.filter((p) => p.text.length >= 20).length >= 0.6 * own.length) long++;
+  }
+  return text >= 2 || (filled >= 2 && long === filled);
+}
+
 /** Pieces of a table row, not counting lines of a text column that runs beside the table. */
 function pieceCount(row: Row): number {
   return row.segs.filter((s) => !isProse(s.text)).length;
@@ -595,8 +624,21 @@ function besideProse(run: Row[]): Row[] {
   });
 }
 
+const titleRe = /^(table|exhibit|figure|fig\.|chart)\s*[:.]?\s*[\dIVX]/i;
+
+/**
+ * The first lines of a run that title the table rather than head its columns: a caption ("Table 5:
+ * ...") or text set larger than the table's.
+ */
+function withoutTitle(run: Row[]): Row[] {
+  const size = median(run.map((r) => r.size));
+  let k = 0;
+  while (k < run.length - 3 && (titleRe.test(run[k]!.segs[0]?.text ?? '') || run[k]!.size > 1.2 * size)) k++;
+  return run.slice(k);
+}
+
 function runTable(rows: Row[]): { table: Table; consumed: number } | undefined {
-  const run = besideProse(rows);
+  const run = withoutTitle(besideProse(rows));
   const multi = run.filter((r) => r.segs.length >= 2 && pieceCount(r) >= 1);
   if (multi.length < 3) return undefined;
   const x0 = Math.min(...multi.map((r) => r.x0));
@@ -638,26 +680,49 @@ function runTable(rows: Row[]): { table: Table; consumed: number } | undefined {
       pieces.push({ r, c0, c1, frags: s.frags, text: s.text });
     }
   });
-  // Header lines before the first row of figures, close together, are one header row wrapped.
+  // The lines above the first row of figures are the header, whose cells may span lines and columns.
   const firstData = run.findIndex((_, r) => pieces.some((p) => p.r === r && numeric.test(p.text)));
-  for (let r = Math.max(0, firstData) - 1; r > 0; r--) {
-    const gap = run[r]!.top - run[r - 1]!.bottom;
-    if (gap > 0.6 * run[r]!.size) continue;
-    for (const p of pieces) if (p.r === r) p.r = r - 1;
-  }
-  const cellsInRow = run.map((_, r) => pieces.filter((p) => p.r === r));
+  // A header is a few lines over the rows of figures; many lines of words before the first figure are
+  // rows of the table that do not hold figures, whose tight lines are one row wrapped.
+  const hasHeader = firstData > 0 && firstData <= 8 && 2 * firstData <= run.length;
+  if (!hasHeader)
+    for (let r = Math.max(0, firstData) - 1; r > 0; r--) {
+      if (run[r]!.top - run[r - 1]!.bottom > 0.6 * run[r]!.size) continue;
+      for (const p of pieces) if (p.r === r) p.r = r - 1;
+    }
+  // Where each column's figures stand (its whole width when it has none).
+  const extents = colX.slice(1).map((_, c) => {
+    const own = pieces.filter((p) => p.r >= firstData && p.c0 === c && p.c1 === c);
+    return own.length ? boxOf(own.flatMap((p) => p.frags)) : { x0: colX[c]!, x1: colX[c + 1]!, top: 0, bottom: 0 };
+  });
+  const head = hasHeader
+    ? headerCells(
+        pieces
+          .filter((p) => p.r < firstData)
+          .flatMap((p) => splitAtColumns(p, colX, size, colOf))
+          .map((p) => fitColumns(p, extents)),
+        size,
+      )
+    : { cells: [], rows: 0, cuts: [] };
+  const shift = hasHeader ? head.rows - firstData : 0;
+  const body = pieces.filter((p) => p.r >= (hasHeader ? firstData : 0)).map((p) => ({ ...p, r: p.r + shift }));
   // Column pieces that are long prose mean text columns, not a table.
   const avgLen = pieces.reduce((n, p) => n + p.text.length, 0) / pieces.length;
   const numericShare = pieces.filter((p) => numeric.test(p.text)).length / pieces.length;
-  if (avgLen > 40) return undefined;
+  if (avgLen > 40 || textColumns(pieces, nc)) return undefined;
   if (nc === 2 && numericShare < 0.3 && avgLen > 18) return undefined;
   const filledCols = new Set(pieces.map((p) => p.c0)).size;
   if (filledCols < 2) return undefined;
-  const nr = run.length;
-  const cells: (Cell & { frags: Frag[] })[] = [];
+  const nr = run.length + shift;
+  const cells: (Cell & { frags: Frag[] })[] = head.cells.map((c) => ({
+    ...c,
+    lines: [],
+    text: '',
+    frags: [...c.frags],
+  }));
   const taken = new Set<string>();
-  cellsInRow.forEach((list, r) => {
-    for (const p of list) {
+  for (let r = head.rows; r < nr; r++) {
+    for (const p of body.filter((q) => q.r === r)) {
       let c0 = p.c0;
       while (taken.has(`${r}:${c0}`) && c0 <= p.c1) c0++;
       if (c0 > p.c1) {
@@ -668,10 +733,18 @@ function runTable(rows: Row[]): { table: Table; consumed: number } | undefined {
       for (let c = c0; c <= p.c1; c++) taken.add(`${r}:${c}`);
       cells.push({ row: r, col: c0, rowSpan: 1, colSpan: p.c1 - c0 + 1, lines: [], text: '', frags: [...p.frags] });
     }
-  });
+  }
   // Axis labels of a chart line up too, but leave most of the grid empty; a table fills it.
-  const covered = cells.reduce((n, c) => n + (c.frags.length ? c.colSpan : 0), 0);
+  const covered = cells.reduce((n, c) => n + (c.frags.length ? c.colSpan * c.rowSpan : 0), 0);
   if (covered < 0.45 * nr * nc) return undefined;
-  const rowY = [run[0]!.top - 1, ...run.slice(1).map((r, k) => (run[k]!.bottom + r.top) / 2), run[nr - 1]!.bottom + 1];
+  const from = hasHeader ? firstData : 0;
+  const between = run.slice(from + 1).map((r, k) => (run[from + k]!.bottom + r.top) / 2);
+  const rowY = [
+    run[0]!.top - 1,
+    ...head.cuts,
+    ...(from > 0 ? [(run[from - 1]!.bottom + run[from]!.top) / 2] : []),
+    ...between,
+    run[run.length - 1]!.bottom + 1,
+  ];
   return { table: finish(cells, nr, nc, rowY, colX, false), consumed: rows.length };
 }
