@@ -31,6 +31,18 @@ async function ended(app: App, id: string): Promise<JobView> {
   throw new Error(`job ${id} did not end`);
 }
 
+/** A job's Server-Sent Events, read until the stream ends. */
+function eventStream(app: App, id: string) {
+  return request(app)
+    .get(`/api/v1/jobs/${id}/events`)
+    .buffer(true)
+    .parse((r, cb) => {
+      let text = '';
+      r.on('data', (c: Buffer) => (text += c.toString()));
+      r.on('end', () => cb(null, text));
+    });
+}
+
 /** A zip's entries by name. */
 function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
@@ -196,14 +208,7 @@ describe('jobs, on the queue of one process', () => {
     // A job ahead in the queue, so that the next one is seen waiting.
     await request(app).post('/api/v1/jobs?tool=pdf-compress').attach('file', pdf);
     const { body } = await request(app).post('/api/v1/jobs?tool=pdf-compress').attach('file', pdf);
-    const res = await request(app)
-      .get(`/api/v1/jobs/${body.id}/events`)
-      .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString()));
-        r.on('end', () => cb(null, text));
-      });
+    const res = await eventStream(app, body.id);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     const events = (res.body as string).split('\n\n').filter((e) => e.startsWith('id:'));
     const ids = events.map((e) => Number(/^id: (\d+)/.exec(e)![1]));
@@ -220,14 +225,7 @@ describe('jobs, on the queue of one process', () => {
     const { body } = await request(app)
       .post('/api/v1/jobs?steps=pdf-compress,rotate-pdf,pdf-compress')
       .attach('file', pdf);
-    const res = await request(app)
-      .get(`/api/v1/jobs/${body.id}/events`)
-      .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString()));
-        r.on('end', () => cb(null, text));
-      });
+    const res = await eventStream(app, body.id);
     const jobs = (res.body as string)
       .split('\n\n')
       .filter((e) => e.startsWith('id:'))
