@@ -5,7 +5,7 @@
  * supertest and plain curl as in Gotenberg's documentation.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import {
   pdfPages,
   pdfText,
   postGotenberg,
+  rewriteZip,
   tempDir,
   words,
   zipEntries,
@@ -413,6 +414,45 @@ describe('documents as they come', () => {
     const pdf = save(r.body);
     const first = run('pdftotext', ['-f', '1', '-l', '1', pdf, '-']).stdout;
     expect(first).toContain('Meteor');
+  });
+
+  it('converts a macro-enabled PowerPoint show, its macros never run (PowerPoint Show .ppsm)', async () => {
+    const ppsm = join(scratch, 'slideshow.ppsm');
+    await rewriteZip(office('gotenberg-slideshow.ppsx'), ppsm, '[Content_Types].xml', (types) =>
+      types.replace(
+        'application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml',
+        'application/vnd.ms-powerpoint.slideshow.macroEnabled.main+xml',
+      ),
+    );
+    const r = await post({}, [ppsm]);
+    expect(r.res.status, r.text).toBe(200);
+    const pdf = save(r.body);
+    expect(pdfPages(pdf)).toBe(1);
+    expect(pdfText(pdf).toLowerCase()).toContain('powerpoint show');
+  });
+
+  it('keeps a picture stored inside the document (Embedded Image Survives)', async () => {
+    const png = readFileSync(office('../images/pillow-transparent.png')).toString('base64');
+    const fodt = join(scratch, 'embedded-image.fodt');
+    writeFileSync(
+      fodt,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
+ xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"
+ office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+ <office:body><office:text><text:p>A picture kept inside:<draw:frame draw:name="p" text:anchor-type="as-char"
+ svg:width="3cm" svg:height="3cm"><draw:image><office:binary-data>${png}</office:binary-data></draw:image></draw:frame></text:p>
+ </office:text></office:body></office:document>`,
+    );
+    const r = await post({}, [fodt], [], { 'Gotenberg-Output-Filename': 'foo' });
+    expect(r.res.status, r.text).toBe(200);
+    const images = run('pdfimages', ['-list', save(r.body)])
+      .stdout.split('\n')
+      .slice(2)
+      .filter(Boolean);
+    // The picture itself (its transparency is a soft mask beside it).
+    expect(images.filter((l) => l.trim().split(/\s+/)[2] === 'image')).toHaveLength(1);
   });
 
   it('converts a document whose name is longer than most file systems allow (Long Filename)', async () => {

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { RedactionBox, ToolOptions } from '@quire/catalog';
 import { exec, fail, timeLeft, ToolError } from '@quire/base';
-import { pageCount, VerificationError } from '@quire/pdf';
+import { pageCount, qpdf, VerificationError } from '@quire/pdf';
 import type { ToolContext, ToolResult } from '@quire/service-kit';
 import { openInput, workPath } from '../../pdf.ts';
 import { findMatches, rangesByPage, searchesOf, type Match, type MatchKind } from './matches.ts';
@@ -52,7 +52,15 @@ export async function run(ctx: ToolContext<ToolOptions<'redact-pdf'>>): Promise<
   const planFile = workPath(ctx, 'plan.json');
   await writeFile(planFile, JSON.stringify(plan));
   const redacted = workPath(ctx, 'redacted.pdf');
-  await mutool(ctx, ['apply', source, planFile, redacted]);
+  await mutool(ctx, ['apply', source, planFile, redacted]).catch(async (err: unknown) => {
+    // MuPDF will not save some files other readers open (an object missing from its object stream):
+    // once more on qpdf's rewrite of the file, which the text found above still matches.
+    const rewritten = workPath(ctx, 'rewritten.pdf');
+    await qpdf([source, '--object-streams=disable', rewritten], ctx).catch(() => {
+      throw err;
+    });
+    await mutool(ctx, ['apply', rewritten, planFile, redacted]);
+  });
   let out = redacted;
   if (o.cleanMetadata) {
     out = workPath(ctx, 'cleaned.pdf');

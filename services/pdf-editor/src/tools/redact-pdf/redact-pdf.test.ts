@@ -140,4 +140,14 @@ describe('redact-pdf', () => {
     expect(r.props).toMatchObject({ terms: 0, pagesRedacted: 0 });
     expect(text(r.file)).toBe(text(source));
   });
+
+  it('redacts a file MuPDF will not save as it is (an object missing from its object stream), through its rewrite', async () => {
+    const source = pdf('pdfplumber-scotus-transcript-p1.pdf');
+    const box = JSON.stringify([{ page: 1, x: 0, y: 0, width: 1, height: 0.12 }]);
+    const r = await call('redact-pdf', [source], { boxes: box, terms: 'Official' });
+    expect(r.status, JSON.stringify(r.error)).toBe(200);
+    expect(text(source)).toContain('Official');
+    expect(text(r.file)).not.toContain('Official');
+    expect(pages(r.file)).toBe(pages(source));
+  });
 });
