@@ -37,16 +37,19 @@ export async function withoutScrollPositions(src: string, dest: string, dir: str
           if (err || !stream) return reject(err ?? new Error('unreadable entry'));
           const path = join(dir, `entry-${entries.length}`);
           entries.push({ name: entry.fileName, path });
-          pipeline(stream, createWriteStream(path)).then(async () => {
-            if (worksheet.test(entry.fileName)) {
-              const xml = await readFile(path, 'utf8');
-              if (xml.includes('topLeftCell')) {
-                await writeFile(path, xml.replace(/ topLeftCell="[^"]*"/g, ''));
-                cleared = true;
+          // Any failure of an entry, its rewrite included, ends the copy: the workbook converts as it is.
+          pipeline(stream, createWriteStream(path))
+            .then(async () => {
+              if (worksheet.test(entry.fileName)) {
+                const xml = await readFile(path, 'utf8');
+                if (xml.includes('topLeftCell')) {
+                  await writeFile(path, xml.replace(/ topLeftCell="[^"]*"/g, ''));
+                  cleared = true;
+                }
               }
-            }
-            zip.readEntry();
-          }, reject);
+              zip.readEntry();
+            })
+            .catch(reject);
         });
       });
       zip.readEntry();
