@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { ToolError, safeName, toToolError } from '@quire/base';
-import { formLimits } from '@quire/http';
+import { formLimits, formReading } from '@quire/http';
 
 /**
  * A tool call's multipart body passed on to its service as it arrives, never written down: the files
@@ -109,6 +109,7 @@ export function relayForm(req: Request, allowed: ReadonlySet<string>, fileSize: 
         },
         // Browsers send UTF-8 file names.
         defParamCharset: 'utf8',
+        ...formReading,
       });
     } catch (err) {
       fail(err);

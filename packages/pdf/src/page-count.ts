@@ -8,11 +8,12 @@ export const claimedPagesTrusted = 2000;
 /**
  * The pages a PDF claims (qpdf's --show-npages reads its /Count as stated), or, when the claim is large
  * or none, the pages its page tree really holds: a damaged or hostile file may claim billions, or no
- * page at all over a tree of twenty, and nothing may be sized or judged by that. NaN when qpdf cannot
- * read the tree.
+ * page at all over a tree of twenty, and nothing may be sized or judged by that. A claim of exactly
+ * the pages `expected` (a check's, which reads the last of them too) is taken as it is: walking a long
+ * tree costs more than the rest of a check. NaN when qpdf cannot read the tree.
  */
-export async function believedPages(claimed: number, path: string, job: Job): Promise<number> {
-  if (claimed >= 1 && claimed <= claimedPagesTrusted) return claimed;
+export async function believedPages(claimed: number, path: string, job: Job, expected?: number): Promise<number> {
+  if (claimed >= 1 && (claimed <= claimedPagesTrusted || claimed === expected)) return claimed;
   const { code, stdout } = await exec('qpdf', ['--no-warn', '--show-pages', path], {
     timeoutMs: timeLeft(job.deadline),
     signal: job.signal,

@@ -59,24 +59,37 @@ async function readerPageCount(path: string, job: Job): Promise<number> {
 
 /**
  * A PDF's structure without its streams: its cross-reference table, trailer and page tree, read by
- * qpdf to count the pages. undefined when it does not open, NaN when its pages cannot be counted.
+ * qpdf to count the pages (`expected` as believedPages takes it). undefined when it does not open, NaN
+ * when its pages cannot be counted.
  */
-async function structurePages(path: string, job: Job): Promise<number | undefined> {
+async function structurePages(path: string, job: Job, expected?: number): Promise<number | undefined> {
   const { code, stdout } = await run(job, 'qpdf', ['--show-npages', path]);
   if (code !== 0 && code !== 3) return undefined;
   const last = stdout.trim().split('\n').at(-1) ?? '';
-  return /^\d+$/.test(last) ? believedPages(Number(last), path, job) : NaN;
+  return /^\d+$/.test(last) ? believedPages(Number(last), path, job, expected) : NaN;
 }
+
+/** Larger than any inline image: the copy parses its pages' content streams and moves nothing out of them. */
+const noInlineImageMoved = String(2 ** 31 - 1);
 
 /**
  * Some pages of a PDF copied into a small one, their streams as they are (neither decoded nor
  * recompressed), with what they use: reading or checking them there costs what those pages cost,
- * not what the whole file does. undefined when qpdf cannot copy them.
+ * not what the whole file does. On the way qpdf decodes and parses each page's content (as if to
+ * move its inline images out, none being large enough), so the copy also tells whether the pages'
+ * content decodes: the failure qpdf's full check calls an error. undefined when qpdf cannot copy them.
  */
-async function copyPages(path: string, pages: number[], out: string, job: Job): Promise<string | undefined> {
+async function copyPages(
+  path: string,
+  pages: number[],
+  out: string,
+  job: Job,
+): Promise<{ path: string; decodes: boolean } | undefined> {
   const args = ['--empty', '--remove-unreferenced-resources=no', '--stream-data=preserve'];
-  const { code } = await run(job, 'qpdf', [...args, '--pages', path, pages.join(','), '--', out]);
-  return code === 0 || code === 3 ? out : undefined;
+  const parse = ['--externalize-inline-images', `--ii-min-bytes=${noInlineImageMoved}`];
+  const { code, stderr } = await run(job, 'qpdf', [...args, '--pages', path, pages.join(','), '--', ...parse, out]);
+  if (code !== 0 && code !== 3) return undefined;
+  return { path: out, decodes: !/errors while decoding content stream/.test(stderr) };
 }
 
 /** One page's text as pdftotext reads it. */
@@ -270,31 +283,30 @@ export class PageReads {
   }
 
   /** A PDF's structure and page count, its streams left alone (see structurePages). */
-  structure(path: string): Promise<number | undefined> {
-    return this.recall(path, 'structure', () => structurePages(path, this.job));
+  structure(path: string, expected?: number): Promise<number | undefined> {
+    return this.recall(path, `structure ${expected}`, () => structurePages(path, this.job, expected));
   }
 
   /** Some pages of a PDF copied into a small file of their own (see copyPages), once per job. */
   copy(path: string, pages: number[]): Promise<string | undefined> {
+    return this.copied(path, pages).then((c) => c?.path);
+  }
+
+  private copied(path: string, pages: number[]): Promise<{ path: string; decodes: boolean } | undefined> {
     return this.recall(path, `copy ${pages.join(',')}`, async () => {
       await mkdir(this.dir, { recursive: true });
       const out = await copyPages(path, pages, join(this.dir, `copy-${randomUUID()}.pdf`), this.job);
-      if (out) this.pageCounts.set(out, pages.length);
+      if (out) this.pageCounts.set(out.path, pages.length);
       return out;
     });
   }
 
   /**
-   * Whether some pages' streams all decode and their content parses: qpdf's full check of those
-   * pages copied out, which costs what they do, not what the whole file does.
+   * Whether some pages' content streams all decode: what qpdf's full check of those pages would call
+   * an error, found while copying them out (see copyPages), at the cost of those pages alone.
    */
-  pagesDecode(path: string, pages: number[]): Promise<boolean> {
-    return this.recall(path, `decode ${pages.join(',')}`, async () => {
-      const copy = await this.copy(path, pages);
-      if (!copy) return false;
-      const { code } = await run(this.job, 'qpdf', ['--check', copy]);
-      return code === 0 || code === 3;
-    });
+  async pagesDecode(path: string, pages: number[]): Promise<boolean> {
+    return (await this.copied(path, pages))?.decodes ?? false;
   }
 
   /** Whether a PDF passes qpdf's full check without a warning: nothing in it had to be repaired. */

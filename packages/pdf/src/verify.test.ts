@@ -281,9 +281,12 @@ describe('verifyResult', () => {
       ((await check(tool, [thirty], result, options, j).catch((e: unknown) => e)) as VerificationError).check;
     const turned = made('turned.pdf', [thirty, '--rotate=+90']);
     const read = await runsOf(() => check('rotate-pdf', [thirty], turned, {}, j));
-    // No full check of the result: its page tree is read, and the sampled pages' copy is checked whole.
-    const checks = runs.mock.calls.filter(([cmd, args]) => cmd === 'qpdf' && args.includes('--check'));
-    expect(checks.map(([, args]) => args.at(-1))).toEqual([expect.stringMatching(/copy-.*\.pdf$/)]);
+    // No full check of the result: its page tree is read, and the sampled pages' content is parsed as they are copied out.
+    expect(runs.mock.calls.filter(([cmd, args]) => cmd === 'qpdf' && args.includes('--check'))).toEqual([]);
+    const copies = runs.mock.calls.filter(
+      ([cmd, args]) => cmd === 'qpdf' && args.includes('--externalize-inline-images'),
+    );
+    expect(copies.map(([, args]) => args.at(-1))).toEqual([expect.stringMatching(/copy-.*\.pdf$/)]);
     expect(read).toContain(`qpdf ${turned}`);
     expect(await check('rotate-pdf', [thirty], turned, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
 
@@ -319,6 +322,39 @@ describe('verifyResult', () => {
     expect(((await check('rotate-pdf', [shown], hid, {}, j).catch((e: unknown) => e)) as VerificationError).check).toBe(
       'pixels',
     );
+  });
+
+  it("takes a long result's page count as claimed when it is the count planned, and still catches a tree shorter than its claim", async () => {
+    const j = job();
+    const thirty = join(corpus, 'pdf/qpdf-page-labels-and-outlines.pdf');
+    const long = join(j.workdir, 'long.pdf'); // 2,100 pages: past the count believed unwalked
+    execFileSync('qpdf', [
+      '--empty',
+      '--pages',
+      ...Array.from({ length: 70 }, () => [thirty, '1-z']).flat(),
+      '--',
+      long,
+    ]);
+    const turned = join(j.workdir, 'turned.pdf');
+    execFileSync('qpdf', [long, turned, '--rotate=+90']);
+    runs.mockClear();
+    expect(await check('rotate-pdf', [long], turned, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
+    const walks = runs.mock.calls.filter(([, args]) => args.includes('--show-pages') && args.includes(turned));
+    expect(walks).toEqual([]);
+
+    // 2,099 pages under a /Count of 2,100, as planned: the copy of the sampled pages, the last among them, fails.
+    const qdf = join(j.workdir, 'short.qdf');
+    execFileSync('qpdf', [turned, '--qdf', '--object-streams=disable', '--pages', '.', '1-2099', '--', qdf]);
+    const lying = join(j.workdir, 'lying.pdf');
+    writeFileSync(
+      lying,
+      execFileSync('fix-qdf', [qdf]).toString('latin1').replace('/Count 2099', '/Count 2100'),
+      'latin1',
+    );
+    expect(execFileSync('qpdf', ['--show-npages', lying]).toString().trim()).toBe('2100');
+    const failed = (await check('rotate-pdf', [long], lying, {}, j).catch((e: unknown) => e)) as VerificationError;
+    expect(failed).toBeInstanceOf(VerificationError);
+    expect(['opens', 'pages']).toContain(failed.check);
   });
 
   it('opens a result made from an image by a tool whose pages follow an input PDF, with nothing to compare', async () => {

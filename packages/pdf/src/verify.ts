@@ -354,7 +354,8 @@ async function openCopied(req: VerifyRequest, reads: PageReads, counting: Promis
   if (!planned) return reads.opened(path);
   const sampled = copiedSample(planned);
   if (!sampled) return reads.opened(path);
-  const [pages, decodes] = await Promise.all([reads.structure(path), reads.pagesDecode(path, sampled)]);
+  // The sample holds the last page planned: a tree shorter than its claim fails the copy.
+  const [pages, decodes] = await Promise.all([reads.structure(path, planned.pages), reads.pagesDecode(path, sampled)]);
   // Sampled pages that are not there are the page check's to report.
   return decodes || (pages !== undefined && pages !== planned.pages) ? pages : undefined;
 }
