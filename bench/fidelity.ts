@@ -58,7 +58,7 @@ export async function benchFidelity(): Promise<BenchReport> {
     const heads = (h: Summary['headings']) => `${h.correct} / ${h.invented} / ${h.missed} (of ${h.source})`;
     const tabs = (t: Summary['tables']) => `${t.source} / ${t.output} / ${t.matched}`;
     lines.push(
-      `**Word round trip** (${word.perDoc.length} documents -> PDF with ${word.soffice} -> DOCX; paragraphs outside tables matched one to one with the source's when their token F1 is at least 90%, counts pooled over the documents):`,
+      `**Word round trip** (${word.perDoc.length} documents -> PDF with ${word.soffice} -> DOCX; paragraphs outside tables matched one to one with the source's when their token F1 is at least 90%, counts pooled over the documents; a source table with no text in any cell has nothing to keep and is not counted, every output table is):`,
       '',
       '| measure | ours (pdf-to-word) | LibreOffice PDF import | target |',
       '|---|---|---|---|',
@@ -67,11 +67,11 @@ export async function benchFidelity(): Promise<BenchReport> {
       `| paragraph F1 | ${pct(o.paragraphs.f1)} | ${pct(b.paragraphs.f1)} | ≥ 97% |`,
       `| headings right / invented / missed | ${heads(o.headings)} | ${heads(b.headings)} | invented ≤ 2% of output, missed ≤ 5% |`,
       `| headings at the source's level | ${o.headings.sameLevel}/${o.headings.correct} | ${b.headings.sameLevel}/${b.headings.correct} | |`,
-      `| tables source / output / matched | ${tabs(o.tables)} | ${tabs(b.tables)} | ≥ 90% kept, ≤ 5% invented |`,
+      `| tables (with text) source / output / matched | ${tabs(o.tables)} | ${tabs(b.tables)} | ≥ 90% kept, ≤ 5% invented |`,
       `| text boxes / frames | ${o.frames} | ${b.frames} | 0 |`,
       `| lenient mean best-match F1 (splits and extra paragraphs not counted) | ${pct(o.lenientF1)} | ${pct(b.lenientF1)} | |`,
       '',
-      '| document | paragraphs source / output / matched | F1 ours | F1 baseline | headings right / invented / missed | tables source / output / matched |',
+      '| document | paragraphs source / output / matched | F1 ours | F1 baseline | headings right / invented / missed | tables (with text) source / output / matched |',
       '|---|---|---|---|---|---|',
       ...word.perDoc.map(
         (d) =>

@@ -207,6 +207,11 @@ describe('compareParagraphs: the strict Word measure', () => {
     const s = compareParagraphs(src, out);
     expect(s.headings).toMatchObject({ source: 1, output: 0, correct: 0, missed: 1 });
     expect(s.tables).toEqual({ source: 2, output: 2, matched: 1 });
+    // An empty source table is not there to keep; an empty output table is still one invented.
+    const blankSource = compareParagraphs(doc(source.paragraphs, [rows.join(' '), '']), out);
+    expect(blankSource.tables).toEqual({ source: 1, output: 2, matched: 1 });
+    const blankOutput = compareParagraphs(src, doc(out.paragraphs, [rows.join(' '), 'Total 73', '']));
+    expect(blankOutput.tables).toEqual({ source: 2, output: 3, matched: 2 });
   });
 });
 

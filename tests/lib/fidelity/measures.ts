@@ -724,7 +724,10 @@ export function compareParagraphs(source: DocxContent, output: DocxContent): Par
   }
   const srcHeadings = s.filter((p) => p.heading).length;
   const outHeadings = o.filter((p) => p.heading).length;
-  const tablePairs = matchOneToOne(source.tableTexts.map(tokens), output.tableTexts.map(tokens), TABLE_MATCH);
+  // A source table with no text in any cell (a grid left empty to fill in later) has nothing to keep or
+  // match by, and unruled it shows nothing on the page; every output table counts, empty or not.
+  const sourceTables = source.tableTexts.filter((t) => tokens(t).length > 0);
+  const tablePairs = matchOneToOne(sourceTables.map(tokens), output.tableTexts.map(tokens), TABLE_MATCH);
   let lenient = 0;
   for (const p of s) lenient += Math.max(0, ...o.map((q) => tokenF1(p.tokens, q.tokens)));
   return {
@@ -737,7 +740,7 @@ export function compareParagraphs(source: DocxContent, output: DocxContent): Par
       missed: srcHeadings - correct,
       sameLevel,
     },
-    tables: { source: source.tableTexts.length, output: output.tableTexts.length, matched: tablePairs.length },
+    tables: { source: sourceTables.length, output: output.tableTexts.length, matched: tablePairs.length },
     frames: output.frames,
     lenientF1: s.length ? lenient / s.length : 1,
   };

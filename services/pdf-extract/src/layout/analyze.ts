@@ -5,6 +5,7 @@ import { openDocument } from '../pdfjs.ts';
 import { layoutPage } from './blocks.ts';
 import { extractPage } from './extract.ts';
 import { isLeaderLine, markContinuations, markFurniture, markHyphens } from './flow.ts';
+import { markTitles } from './titles.ts';
 import type { RawPage } from './extract.ts';
 import { median, type DocLayout, type Figure, type Frag, type Line, type PageLayout, type Para } from './types.ts';
 
@@ -95,6 +96,7 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
   markContinuations(pages);
   markHyphens(pages);
   const bodySize = classifyHeadings(pages);
+  markTitles(pages);
   return { pages, bodySize };
 }
 
@@ -181,6 +183,7 @@ export function classifyHeadings(pages: PageLayout[]): number {
   const eligible = (p: Para) => {
     const t = textOf(p);
     if (p.role === 'list' || p.continues || p.lines.length > 3 || t.length > 200 || t.length < 2) return false;
+    if (isSentences(t)) return false;
     return /\p{L}/u.test(t) && !p.lines.some((l) => isLeaderLine(l.text));
   };
   // The left edge body text starts at on each page, and its column's middle. A page of indented
@@ -262,6 +265,14 @@ function labelRuns(page: PageLayout, level: number): void {
     p.role = 'body';
     p.level = 0;
   }
+}
+
+/**
+ * Sentences, however large they are set: a full stop ending a word, another sentence after it, and a
+ * full stop at the end. A heading names its section; it does not say two things about it.
+ */
+export function isSentences(text: string): boolean {
+  return /\p{Ll}{2,}[.!?]\s+\p{Lu}/u.test(text) && /[.!?]$/.test(text.trim());
 }
 
 /** A heading broken over lines comes out of the page's layout as consecutive headings: one again. */

@@ -67,6 +67,17 @@ describe('markFurniture', () => {
     expect(pages.some((p) => (p.blocks[0] as Para).furniture)).toBe(false);
   });
 
+  it("marks facing pages' mirrored footers, the page number on the outer side of each, as one", () => {
+    const pages = [3, 4, 5, 6].map((n) =>
+      page(n, [
+        para([line('Body text of the page', 100)]),
+        para([line(n % 2 ? `LO 5.0 Guide | ${n}` : `${n} | LO 5.0 Guide`, 760)]),
+      ]),
+    );
+    markFurniture(pages, 10);
+    expect(pages.map((p) => (p.blocks[1] as Para).furniture)).toEqual([true, true, true, true]);
+  });
+
   it('keeps a repeated line that is all its page holds, and one larger than the body text', () => {
     const alone = [1, 2, 3].map((n) => page(n, [para([line(`Page ${n}`, 40)])]));
     markFurniture(alone, 10);

@@ -31,12 +31,17 @@ export function isLeaderLine(text: string): boolean {
   return /(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)$|…{2,}\s*\d+$/i.test(text);
 }
 
+/**
+ * What a running header or footer says, numbers aside: the page number at either end, with what sets
+ * it off, goes too, so that facing pages' mirrored lines ("3 | Title", "Title | 4") are one.
+ */
 const furnitureKey = (p: Para) =>
   p.lines
     .map((l) => l.text)
     .join(' ')
     .replace(/\d+/g, '#')
     .replace(/\s+/g, ' ')
+    .replace(/^(?:[#|·•–—-]\s*)+|(?:\s*[#|·•–—-])+$/g, '')
     .trim()
     .toLowerCase();
 

@@ -62,6 +62,11 @@ export interface Para extends Box {
   lines: Line[];
   size: number;
   bold: boolean;
+  /**
+   * A heading that heads no section, kept out of the document's outline as a word processor keeps it:
+   * a title page's title or subtitle, or the title over a table of contents (see titles.ts).
+   */
+  titling?: 'title' | 'subtitle' | 'contents';
   /** A running header or footer, repeated from page to page. */
   furniture?: boolean;
   /** It goes on from the last paragraph of the page before, which a page break cut. */

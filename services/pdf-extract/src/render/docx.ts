@@ -35,6 +35,13 @@ function runs(spans: Span[], body: number): TextRun[] {
   );
 }
 
+/** Word's own styles for headings outside the outline (see Para.titling); Title is built in. */
+const titlingStyles = { subtitle: 'Subtitle', contents: 'TOCHeading' } as const;
+const paragraphStyles = [
+  { id: titlingStyles.subtitle, name: 'Subtitle', basedOn: 'Normal', next: 'Normal', quickFormat: true },
+  { id: titlingStyles.contents, name: 'TOC Heading', basedOn: 'Heading1', next: 'Normal', quickFormat: true },
+];
+
 const headingLevels = [
   HeadingLevel.HEADING_1,
   HeadingLevel.HEADING_2,
@@ -105,6 +112,10 @@ async function blockItems(
     ];
   }
   const children = runs(paraSpans(b), body);
+  if (b.role === 'heading' && b.titling) {
+    const titled = b.titling === 'title' ? { heading: HeadingLevel.TITLE } : { style: titlingStyles[b.titling] };
+    return [new Paragraph({ pageBreakBefore, ...titled, children })];
+  }
   if (b.role === 'heading')
     return [
       new Paragraph({ pageBreakBefore, heading: headingLevels[b.level - 1] ?? HeadingLevel.HEADING_6, children }),
@@ -207,7 +218,7 @@ export async function writeDocx(doc: DocLayout, path: string): Promise<void> {
   }));
   const document = new Document({
     creator: 'Quire',
-    styles: { default: { document: { run: { size: Math.round(body * 2) } } } },
+    styles: { default: { document: { run: { size: Math.round(body * 2) } } }, paragraphStyles },
     numbering: {
       config: [
         { reference: 'bullets', levels: bulletLevels },
