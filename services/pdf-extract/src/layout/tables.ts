@@ -146,8 +146,11 @@ function covers(rules: Rule[], pos: number, a: number, b: number): boolean {
 }
 
 /**
- * Rows a ruled table does not rule: a band between two rules that holds several lines of text lined
- * up across columns (a list of countries beside their figures) is split at the lines' gaps.
+ * Rows a ruled table does not rule: a band between two rules that holds several rows lined up across
+ * columns is split between them. Rows of figures (a list of countries beside their figures) are
+ * split at every line with a figure; rows of words (a label beside its wrapped definition) where
+ * a blank line sets them apart and the next starts with its label, in the first column, and in
+ * another column at once (paragraphs within a cell start in its column alone).
  */
 function splitBands(
   xs: number[],
@@ -156,38 +159,42 @@ function splitBands(
 ): { ys: number[]; virtual: { y: number; x0: number; x1: number }[] } {
   const out: number[] = [ys[0]!];
   const virtual: { y: number; x0: number; x1: number }[] = [];
+  const columnOf = (f: Frag) =>
+    xs.findIndex((x, c) => c + 1 < xs.length && (f.x0 + f.x1) / 2 >= x && (f.x0 + f.x1) / 2 < xs[c + 1]!);
   for (let r = 0; r + 1 < ys.length; r++) {
     const top = ys[r]!;
     const bottom = ys[r + 1]!;
     const band = frags.filter((f) => (f.top + f.bottom) / 2 > top && (f.top + f.bottom) / 2 < bottom);
     const lines = groupLines(band);
-    if (lines.length >= 2) {
-      const perCol = xs
-        .slice(0, -1)
-        .map(
-          (x, c) =>
-            lines.filter((l) => l.frags.some((f) => (f.x0 + f.x1) / 2 >= x && (f.x0 + f.x1) / 2 < xs[c + 1]!)).length,
+    const columns = lines.map((l) => new Set(l.frags.map(columnOf).filter((c) => c >= 0)));
+    const cut = (i: number) => {
+      const y = (lines[i - 1]!.bottom + lines[i]!.top) / 2;
+      out.push(y);
+      // The split holds in every column except where a piece of text crosses it.
+      for (let c = 0; c + 1 < xs.length; c++) {
+        const crosses = band.some(
+          (f) => f.top < y - 0.5 && f.bottom > y + 0.5 && (f.x0 + f.x1) / 2 >= xs[c]! && (f.x0 + f.x1) / 2 < xs[c + 1]!,
         );
+        if (!crosses) virtual.push({ y, x0: xs[c]!, x1: xs[c + 1]! });
+      }
+    };
+    if (lines.length >= 2) {
+      const perCol = xs.slice(0, -1).map((_, c) => columns.filter((set) => set.has(c)).length);
       const multi = perCol.filter((n) => n >= 2).length;
       const numericLines = band.filter((f) => numeric.test(f.text)).length;
+      const gaps = lines.slice(1).map((l, i) => l.top - lines[i]!.bottom);
+      const leading = median(gaps.filter((g) => g > -1));
       // Figures on (nearly) every line: rows of data. Words only: a header's cells wrapping.
       if (multi >= 2 && numericLines >= Math.max(2, lines.length - 1)) {
         const hasNumber = lines.map((l) => l.frags.some((f) => numeric.test(f.text)));
         for (let i = 1; i < lines.length; i++) {
-          const y = (lines[i - 1]!.bottom + lines[i]!.top) / 2;
-          if (lines[i]!.top - lines[i - 1]!.bottom < -1) continue;
+          if (gaps[i - 1]! < -1) continue;
           // Lines of words one after another are one row wrapped (a header, a long label).
-          if (!hasNumber[i] && !hasNumber[i - 1]) continue;
-          out.push(y);
-          // The split holds in every column except where a piece of text crosses it.
-          for (let c = 0; c + 1 < xs.length; c++) {
-            const crosses = band.some(
-              (f) =>
-                f.top < y - 0.5 && f.bottom > y + 0.5 && (f.x0 + f.x1) / 2 >= xs[c]! && (f.x0 + f.x1) / 2 < xs[c + 1]!,
-            );
-            if (!crosses) virtual.push({ y, x0: xs[c]!, x1: xs[c + 1]! });
-          }
+          if (hasNumber[i] || hasNumber[i - 1]) cut(i);
         }
+      } else if (multi >= 2) {
+        for (let i = 1; i < lines.length; i++)
+          if (gaps[i - 1]! > leading + 0.5 * lines[i]!.size && columns[i]!.has(0) && columns[i]!.size >= 2) cut(i);
       }
     }
     out.push(bottom);
