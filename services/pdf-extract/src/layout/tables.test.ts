@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { line } from '../../test/layout.ts';
 import type { Rule } from './shapes.ts';
-import { latticeTables } from './tables.ts';
+import { latticeTables, streamTables } from './tables.ts';
 import type { Frag, Table } from './types.ts';
 
 /** Three columns ruled at x 72, 172, 322, 472; horizontal rules at the given heights only. */
@@ -56,5 +56,33 @@ describe('latticeTables', () => {
       ['Group', 'Butter', 'Margarine'],
       ['Besnier', 'Total: 18% Bridel (4%) President (13%)', 'Total: 9% Bridelight (5%)'],
     ]);
+  });
+});
+
+describe('streamTables', () => {
+  /** A typed line: pieces of text at given left edges, on one baseline. */
+  const typed = (top: number, ...pieces: [number, string][]) => pieces.flatMap(([x, t]) => line(t, top, x).frags);
+  const dashes = (top: number) => typed(top, [72, '-'.repeat(70)]);
+  // Typed in one piece, 5 pt a character: the figures fall under the header's columns at 252 and 297.
+  const data = (label: string, a: string, b: string) => `${label} ${'.'.repeat(30)} ${a}      ${b}`;
+  const table = (top: number, first: string) => [
+    ...typed(top, [72, 'Proportion'], [252, first], [297, 'next']),
+    ...dashes(top + 12),
+    ...typed(top + 24, [72, data('0.99', '800', '880')]),
+    ...typed(top + 36, [72, data('0.95', '160', '176')]),
+    ...typed(top + 48, [72, data('0.90', '080', '088')]),
+  ];
+
+  it('reads a typewriter table: rules typed as dashes dropped, leader dots left out, a new underlined header a new table', () => {
+    const found = streamTables([...table(100, '1.0'), ...table(172, '1.7')], []);
+    expect(found.map((t) => texts(t)[0])).toEqual([
+      ['Proportion', '1.0', 'next'],
+      ['Proportion', '1.7', 'next'],
+    ]);
+    for (const t of found) {
+      expect(t.rows).toBe(4);
+      expect(texts(t).map((r) => r[0])).toEqual(['Proportion', '0.99', '0.95', '0.90']);
+      expect(t.cells.some((c) => /-{3}|\.{3}/.test(c.text))).toBe(false);
+    }
   });
 });

@@ -71,6 +71,9 @@ function centerIn(f: Frag, b: Box, pad = 1): boolean {
   return cx >= b.x0 - pad && cx <= b.x1 + pad && cy >= b.top - pad && cy <= b.bottom + pad;
 }
 
+/** Dots leading from a label to its figures ("0.95 ........"): the way to the next cell, not text of this one. */
+const leader = /(\S)\s*(?:\.\s*){3,}$/;
+
 function cellText(frags: Frag[]): { lines: ReturnType<typeof groupLines>; text: string } {
   const lines = groupLines(frags);
   return {
@@ -79,9 +82,13 @@ function cellText(frags: Frag[]): { lines: ReturnType<typeof groupLines>; text: 
       .map((l) => l.text)
       .join(' ')
       .replace(/\s+/g, ' ')
-      .trim(),
+      .trim()
+      .replace(leader, '$1'),
   };
 }
+
+/** A row typed as a rule: dashes, underscores or equals signs only, drawing the line a ruled table draws. */
+const typedRule = (row: Row) => row.segs.every((s) => /^[-_=─━–—\s]{3,}$/.test(s.text));
 
 /** Tables drawn with ruling lines: grids of crossing rules, spans where a rule is missing. */
 export function latticeTables(rawRules: Rule[], frags: Frag[], pageBox: Box): Table[] {
@@ -283,15 +290,24 @@ function splitColumns(xs: number[], frags: Frag[]): { xs: number[]; virtual: Rul
   return { xs: out, virtual, top, bottom };
 }
 
+/** A run of leader dots between a label and its figures, typed as a token of its own. */
+const leaderToken = /^(?:\.{3,}|…+)$/;
+
 /**
- * Figures set in one text operation ("1,087,948 1,022,490") are cells side by side: split them,
- * glyph widths taken as even.
+ * Figures set in one text operation ("1,087,948 1,022,490", or "0.99 ...... 800 880" typed on a
+ * typewriter) are cells side by side: split them, glyph widths taken as even, leader dots left out.
  */
 export function splitNumbers(frags: Frag[]): Frag[] {
   const out: Frag[] = [];
   for (const f of frags) {
     const tokens = f.text.trim().split(/ +/);
-    if (f.rotated || tokens.length < 2 || !tokens.every((t) => numeric.test(t) && /\d/.test(t))) {
+    const figure = (t: string) => numeric.test(t) && /\d/.test(t);
+    if (
+      f.rotated ||
+      tokens.length < 2 ||
+      !tokens.every((t) => figure(t) || leaderToken.test(t)) ||
+      !tokens.some(figure)
+    ) {
       out.push(f);
       continue;
     }
@@ -300,7 +316,7 @@ export function splitNumbers(frags: Frag[]): Frag[] {
     for (const t of tokens) {
       const i = f.text.indexOf(t, at);
       const x0 = f.x0 + i * per;
-      out.push({ ...f, text: t, x0, x1: x0 + t.length * per });
+      if (!leaderToken.test(t)) out.push({ ...f, text: t, x0, x1: x0 + t.length * per });
       at = i + t.length;
     }
   }
@@ -552,7 +568,10 @@ export function streamTables(
   strokes: { x: number; y: number }[] = [],
   pictures: Box[] = [],
 ): Table[] {
-  const rows = rowsOf(frags.filter((f) => !f.rotated));
+  const all = rowsOf(frags.filter((f) => !f.rotated));
+  // A row typed as a rule is dropped; the row above one heads a table (a typewriter's header underlined).
+  const underlined = new Set(all.filter((r, k) => !typedRule(r) && all[k + 1] && typedRule(all[k + 1]!)));
+  const rows = all.filter((r) => !typedRule(r));
   const tables: Table[] = [];
   let i = 0;
   while (i < rows.length) {
@@ -568,6 +587,8 @@ export function streamTables(
       const prev = rows[j]!;
       const gap = next.top - prev.bottom;
       if (gap > 2.8 * Math.max(prev.size, next.size)) break;
+      // Another underlined header after rows of this table's own: the next table begins.
+      if (underlined.has(next) && lastMulti > i) break;
       if (pieceCount(next) >= 2) lastMulti = j + 1;
       else if (j + 1 - lastMulti > 2) break;
       j++;
