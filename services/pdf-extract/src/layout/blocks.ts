@@ -1,6 +1,7 @@
 import type { RawPage } from './extract.ts';
 import { endsEarly, isLeaderLine } from './flow.ts';
 import { groupLines, makeLine } from './lines.ts';
+import { splitRepeated } from './repeated.ts';
 import { latticeTables, streamTables } from './tables.ts';
 import {
   boxOf,
@@ -457,14 +458,14 @@ export function layoutPage({ number, raw, figures }: PageInput): PageLayout {
     (t) => raw.strokes.filter((p) => p.x >= t.x0 && p.x <= t.x1 && p.y >= t.top && p.y <= t.bottom).length <= 12,
   );
   for (const t of lattice) {
-    tables.push(t);
+    tables.push(...splitRepeated(t));
     for (const f of frags) if (!used.has(f) && inBox(f, t)) used.add(f);
   }
   const free = frags.filter((f) => !used.has(f));
   const stream = streamTables(free, raw.rules, raw.strokes, raw.imageBoxes);
   for (const t of stream) {
     if (lattice.some((l) => overlaps(l, t))) continue;
-    tables.push(t);
+    tables.push(...splitRepeated(t));
     for (const f of free) if (!used.has(f) && inBox(f, t)) used.add(f);
   }
   const text = frags.filter((f) => !used.has(f));

@@ -1,7 +1,7 @@
 import type { Rule } from './shapes.ts';
 import { fitColumns, headerCells, splitAtColumns } from './header.ts';
 import { groupLines } from './lines.ts';
-import { boxOf, median, type Box, type Cell, type Frag, type Table } from './types.ts';
+import { boxOf, gridBox, median, type Box, type Cell, type Frag, type Table } from './types.ts';
 
 const tol = 2.5;
 
@@ -451,10 +451,7 @@ function finish(
     ruled,
     colX,
     rowY,
-    x0: colX[0]!,
-    x1: colX[colX.length - 1]!,
-    top: rowY[0]!,
-    bottom: rowY[rowY.length - 1]!,
+    ...gridBox(colX, rowY),
   };
 }
 

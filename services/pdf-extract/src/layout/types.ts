@@ -124,6 +124,11 @@ export interface DocLayout {
   bodySize: number;
 }
 
+/** The box a table's column and row edges enclose. */
+export function gridBox(colX: readonly number[], rowY: readonly number[]): Box {
+  return { x0: colX[0]!, x1: colX[colX.length - 1]!, top: rowY[0]!, bottom: rowY[rowY.length - 1]! };
+}
+
 export function boxOf(items: readonly Box[]): Box {
   let x0 = Infinity;
   let x1 = -Infinity;
