@@ -7,7 +7,7 @@
  * tables as one copy converted alone finds them, times six (a long document should find no more).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpus, median, startService, time, watchMemory, type BenchReport } from './lib.ts';
@@ -33,6 +33,17 @@ async function pdfToWord(file: string): Promise<Properties> {
   return JSON.parse(res.headers.get('x-quire-properties') ?? '{}') as Properties;
 }
 
+/** CPU seconds a process has used, all its threads: what a conversion costs, however loaded the machine. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const [utime, stime] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 13)
+    .map(Number);
+  return (utime! + stime!) / 100;
+}
+
 /** The entries of a PDF's outline (its bookmarks), at every level. */
 function outlineEntries(file: string): number {
   type Entry = { kids: Entry[] };
@@ -55,9 +66,12 @@ export async function benchLongDocs(): Promise<BenchReport> {
     const one = await pdfToWord(source);
     let props: Properties | undefined;
     const alone: number[] = [];
+    const cpu: number[] = [];
     const pdftotext: number[] = [];
     for (let i = 0; i < runs; i++) {
+      const before = cpuSeconds(service.pid!);
       alone.push(await time(async () => (props = await pdfToWord(book))));
+      cpu.push(cpuSeconds(service.pid!) - before);
       pdftotext.push(
         await time(async () =>
           execFileSync('pdftotext', ['-layout', book, join(dir, 'book.txt')], { timeout: 120_000 }),
@@ -71,6 +85,7 @@ export async function benchLongDocs(): Promise<BenchReport> {
     const data = {
       pages,
       alone,
+      cpu,
       pdftotext,
       four,
       aloneMb,
@@ -89,6 +104,7 @@ export async function benchLongDocs(): Promise<BenchReport> {
 function summarize(d: {
   pages: number;
   alone: number[];
+  cpu: number[];
   pdftotext: number[];
   four: number[];
   aloneMb: number;
@@ -103,7 +119,7 @@ function summarize(d: {
   return [
     `### long documents: pdf-to-word on a ${d.pages}-page book`,
     '',
-    `The corpus's 117-page LaTeX lecture notes six times over, through the pdf-extract service. Alone: **${s(alone)}** median of ${d.alone.length} (target ≤ ${targets.aloneSeconds} s: ${verdict(alone <= targets.aloneSeconds)}), ${(alone / median(d.pdftotext)).toFixed(1)}× bare \`pdftotext -layout\` on the same file (${s(median(d.pdftotext))}). Four at once: ${d.four.map(s).join(', ')}. pdf-extract's peak resident memory, its pdf.js threads included: ${Math.round(d.aloneMb)} MB alone, **${Math.round(d.peakMb)} MB** with four at once (target ≤ ${targets.peakMb} MB: ${verdict(d.peakMb <= targets.peakMb)}).`,
+    `The corpus's 117-page LaTeX lecture notes six times over, through the pdf-extract service. Alone: **${s(alone)}** median of ${d.alone.length} (target ≤ ${targets.aloneSeconds} s: ${verdict(alone <= targets.aloneSeconds)}), ${s(median(d.cpu))} of CPU (pdf-extract's threads together), ${(alone / median(d.pdftotext)).toFixed(1)}× bare \`pdftotext -layout\` on the same file (${s(median(d.pdftotext))}). Four at once: ${d.four.map(s).join(', ')}. pdf-extract's peak resident memory, its pdf.js threads included: ${Math.round(d.aloneMb)} MB alone, **${Math.round(d.peakMb)} MB** with four at once (target ≤ ${targets.peakMb} MB: ${verdict(d.peakMb <= targets.peakMb)}).`,
     '',
     `Structure: ${d.output.headings} headings (the source's outline has ${d.source.headings} entries), ${d.output.tables} tables (one copy converted alone: ${d.source.tablesOneCopy / copies}, so ${d.source.tablesOneCopy} for six). Run on ${d.machine.date}, shared ${d.machine.cores}-core machine, load average ${d.machine.load.map((l) => l.toFixed(1)).join(' then ')}. Figures: \`bench/results/long-docs.json\`.`,
   ].join('\n');
