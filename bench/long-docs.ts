@@ -12,7 +12,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpus, median, startService, time, watchMemory, type BenchReport } from './lib.ts';
 
-const port = 13271;
+const port = 13287;
 const source = join(corpus, 'pdf/pypdf-geotopo-117-pages.pdf');
 const copies = 6;
 const runs = Number(process.env.BENCH_RUNS ?? 3);
