@@ -7,6 +7,7 @@ import { benchEditor } from './editor.ts';
 import { benchFidelity } from './fidelity.ts';
 import { benchGateway } from './gateway.ts';
 import { benchJobs } from './jobs.ts';
+import { benchLongDocs } from './long-docs.ts';
 import { benchOcr } from './ocr.ts';
 import { benchOffice } from './office.ts';
 import { benchRenderer } from './renderer.ts';
@@ -21,6 +22,7 @@ const benches: [string, () => Promise<BenchReport>][] = [
   ['office', benchOffice],
   ['renderer', benchRenderer],
   ['fidelity', benchFidelity],
+  ['long-docs', benchLongDocs],
   ['ocr', benchOcr],
   ['site', benchSite],
   ['verify', benchVerify],

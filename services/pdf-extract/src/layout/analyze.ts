@@ -1,12 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolError } from '@quire/base';
-import { openDocument } from '../pdfjs.ts';
+import { openDocument, type PdfDocument } from '../pdfjs.ts';
 import { layoutPage } from './blocks.ts';
 import { extractPage } from './extract.ts';
 import { isLeaderLine, markContinuations, markFurniture, markHyphens } from './flow.ts';
 import { markTitles } from './titles.ts';
 import type { RawPage } from './extract.ts';
+import type { ImageOptions } from './images.ts';
 import { median, type DocLayout, type Figure, type Frag, type Line, type PageLayout, type Para } from './types.ts';
 
 export interface AnalyzeOptions {
@@ -40,31 +41,35 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
   if (opts.images) await mkdir(imageDir, { recursive: true });
   const pages: PageLayout[] = [];
   const scans: { raw: RawPage; figures: Figure[] }[] = [];
+  const imageOptions = (n: number) => ({ imageDir: opts.images ? imageDir : undefined, imagePrefix: `p${n}` });
+  // pdf.js's thread reads the next pages while this one lays out the last: a few, so that memory
+  // holds no more than they are.
+  const reads = new Map<number, Promise<PageRead>>();
   try {
     for (let n = 1; n <= doc.numPages; n++) {
       checkAbort(opts.signal);
+      for (let k = n; k <= Math.min(doc.numPages, n + readAhead); k++)
+        if (!reads.has(k)) reads.set(k, readPage(doc, k, imageOptions(k)));
+      const read = await reads.get(n)!;
+      reads.delete(n);
       let layout: PageLayout;
       try {
-        const page = await doc.getPage(n);
-        try {
-          const raw = await extractPage(page, { imageDir: opts.images ? imageDir : undefined, imagePrefix: `p${n}` });
-          const figures: Figure[] = raw.images.map((im) => ({
-            kind: 'image',
-            x0: im.x0,
-            x1: im.x1,
-            top: im.top,
-            bottom: im.bottom,
-            file: im.file,
-            pxWidth: im.pxWidth,
-            pxHeight: im.pxHeight,
-            background: (im.x1 - im.x0) * (im.bottom - im.top) > 0.5 * raw.width * raw.height,
-          }));
-          layout = layoutPage({ number: n, raw, figures });
-          if (!opts.images && raw.imageCount > 0 && layout.chars === 0) layout.scanned = true;
-          if (layout.scanned && opts.readScans) scans[n - 1] = { raw, figures };
-        } finally {
-          page.cleanup();
-        }
+        if ('error' in read) throw read.error;
+        const { raw } = read;
+        const figures: Figure[] = raw.images.map((im) => ({
+          kind: 'image',
+          x0: im.x0,
+          x1: im.x1,
+          top: im.top,
+          bottom: im.bottom,
+          file: im.file,
+          pxWidth: im.pxWidth,
+          pxHeight: im.pxHeight,
+          background: (im.x1 - im.x0) * (im.bottom - im.top) > 0.5 * raw.width * raw.height,
+        }));
+        layout = layoutPage({ number: n, raw, figures });
+        if (!opts.images && raw.imageCount > 0 && layout.chars === 0) layout.scanned = true;
+        if (layout.scanned && opts.readScans) scans[n - 1] = { raw, figures };
       } catch (err) {
         checkAbort(opts.signal);
         if (err instanceof ToolError) throw err;
@@ -88,6 +93,7 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
     }
   } finally {
     opts.signal.removeEventListener('abort', onAbort);
+    // Reads still under way (after an error) end with the document, as errors of their own.
     await doc.destroy().catch(() => undefined);
   }
   checkAbort(opts.signal);
@@ -98,6 +104,25 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
   const bodySize = classifyHeadings(pages);
   markTitles(pages);
   return { pages, bodySize };
+}
+
+/** Pages pdf.js reads beyond the one being laid out. */
+const readAhead = 2;
+
+type PageRead = { raw: RawPage } | { error: unknown };
+
+/** One page's text and drawing, its pdf.js objects dropped once read; an error is returned, not thrown. */
+async function readPage(doc: PdfDocument, n: number, images: ImageOptions): Promise<PageRead> {
+  try {
+    const page = await doc.getPage(n);
+    try {
+      return { raw: await extractPage(page, images) };
+    } finally {
+      page.cleanup();
+    }
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** Scanned pages laid out from their words as read by OCR, the scan itself no longer a figure of theirs. */

@@ -496,6 +496,17 @@ function textColumns(pieces: { c0: number; text: string }[], nc: number): boolea
   return text >= 2 || (filled >= 2 && long === filled);
 }
 
+/**
+ * A formula set out on lines of its own (a matrix, cases, a sum with its limits) lines up like a
+ * table: many of its pieces are mathematical signs, or lone brackets, where a table's cells hold words
+ * and figures.
+ */
+const mathSign = /[∑∏∫∮⋃⋂∈∉∋⊆⊂⊇⊃∪∩⇒⇐⇔⟹⟸↦≤≥≠≈≡∀∃∂∇√︸︷︶︵⎛⎞⎝⎠⎜⎟⎡⎤⎣⎦]|^[\s()[\]{}|∣]+$/u;
+
+function isFormula(pieces: { text: string }[]): boolean {
+  return pieces.filter((p) => mathSign.test(p.text)).length >= Math.max(2, 0.2 * pieces.length);
+}
+
 /** Pieces of a table row, not counting lines of a text column that runs beside the table. */
 function pieceCount(row: Row): number {
   return row.segs.filter((s) => !isProse(s.text)).length;
@@ -734,7 +745,7 @@ function runTable(rows: Row[]): { table: Table; consumed: number } | undefined {
   // Column pieces that are long prose mean text columns, not a table.
   const avgLen = pieces.reduce((n, p) => n + p.text.length, 0) / pieces.length;
   const numericShare = pieces.filter((p) => numeric.test(p.text)).length / pieces.length;
-  if (avgLen > 40 || textColumns(pieces, nc)) return undefined;
+  if (avgLen > 40 || textColumns(pieces, nc) || isFormula(pieces)) return undefined;
   if (nc === 2 && numericShare < 0.3 && avgLen > 18) return undefined;
   const filledCols = new Set(pieces.map((p) => p.c0)).size;
   if (filledCols < 2) return undefined;

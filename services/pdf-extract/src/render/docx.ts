@@ -18,6 +18,7 @@ import {
 import { lineSpans } from '../layout/lines.ts';
 import type { Block, DocLayout, PageLayout, Span, Table } from '../layout/types.ts';
 import { cellMap, emptyRows, flowBlocks, paraSpans } from './common.ts';
+import { bodyWriter } from './docx-xml.ts';
 
 const twip = (pt: number) => Math.round(pt * 20);
 const px = (pt: number) => Math.max(1, Math.round((pt * 96) / 72));
@@ -146,76 +147,71 @@ function margins(page: PageLayout) {
   return { left: clamp(left), right: clamp(right), top: clamp(top), bottom: clamp(bottom) };
 }
 
+/** A run of pages of one size: a section of the Word document, with that size and its first page's margins. */
+interface Section {
+  page: PageLayout;
+  /** The index in the flow of its first page, and the one after its last. */
+  from: number;
+  to: number;
+}
+
+function sectionsOf(flow: { page: PageLayout }[]): Section[] {
+  const out: Section[] = [];
+  const key = (p: PageLayout) => `${Math.round(p.width)}x${Math.round(p.height)}`;
+  flow.forEach(({ page }, i) => {
+    const last = out[out.length - 1];
+    if (last && key(last.page) === key(page)) last.to = i + 1;
+    else out.push({ page, from: i, to: i + 1 });
+  });
+  return out;
+}
+
+function sectionOptions({ page }: Section, marker: string): ISectionOptions {
+  const m = margins(page);
+  return {
+    properties: {
+      page: {
+        size: {
+          width: twip(page.width),
+          height: twip(page.height),
+          orientation: page.width > page.height ? PageOrientation.LANDSCAPE : PageOrientation.PORTRAIT,
+        },
+        margin: { left: twip(m.left), right: twip(m.right), top: twip(m.top), bottom: twip(m.bottom) },
+      },
+    },
+    // Stands for the section's body, written apart (see writeDocx).
+    children: [new Paragraph({ text: marker })],
+  };
+}
+
+const bulletLevels = [0, 1, 2].map((level) => ({
+  level,
+  format: LevelFormat.BULLET,
+  text: ['•', '◦', '▪'][level]!,
+  alignment: AlignmentType.LEFT,
+  style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
+}));
+const numberLevels = [0, 1, 2].map((level) => ({
+  level,
+  format: [LevelFormat.DECIMAL, LevelFormat.LOWER_LETTER, LevelFormat.LOWER_ROMAN][level]!,
+  text: `%${level + 1}.`,
+  alignment: AlignmentType.LEFT,
+  style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
+}));
+
 /**
  * A Word document a person can edit: flowing paragraphs, Heading 1–3, bold and italic runs, real
  * lists and tables, images in place, and a page break where each PDF page began.
+ *
+ * docx lays out the package (styles, lists, sections, media) around a marker paragraph per section;
+ * the body is written page by page as XML text in its place, so a long document never stands in
+ * memory as docx's objects all at once.
  */
 export async function writeDocx(doc: DocLayout, path: string): Promise<void> {
-  const sections: ISectionOptions[] = [];
   const body = doc.bodySize || 11;
-  let instance = 0;
-  let lastOrdered: unknown;
-  let current: { key: string; children: (Paragraph | DocxTable)[]; page: PageLayout } | undefined;
-  const flush = () => {
-    if (!current) return;
-    const m = margins(current.page);
-    const landscape = current.page.width > current.page.height;
-    sections.push({
-      properties: {
-        page: {
-          size: {
-            width: twip(current.page.width),
-            height: twip(current.page.height),
-            orientation: landscape ? PageOrientation.LANDSCAPE : PageOrientation.PORTRAIT,
-          },
-          margin: { left: twip(m.left), right: twip(m.right), top: twip(m.top), bottom: twip(m.bottom) },
-        },
-      },
-      children: current.children.length ? current.children : [new Paragraph({})],
-    });
-    current = undefined;
-  };
-  for (const { page, blocks } of flowBlocks(doc)) {
-    const key = `${Math.round(page.width)}x${Math.round(page.height)}`;
-    const m = margins(page);
-    const maxWidth = page.width - m.left - m.right;
-    if (current && current.key !== key) flush();
-    const breakFirst = current !== undefined;
-    const children: (Paragraph | DocxTable)[] = [];
-    for (const b of blocks) {
-      const ordered = b.kind === 'para' && b.role === 'list' && b.ordered;
-      const items = await blockItems(
-        b,
-        body,
-        maxWidth,
-        () => {
-          if (lastOrdered !== 'open') instance++;
-          return instance;
-        },
-        breakFirst && children.length === 0,
-      );
-      lastOrdered = ordered ? 'open' : b.kind === 'para' && b.role === 'list' ? lastOrdered : undefined;
-      children.push(...items);
-    }
-    if (!children.length) children.push(new Paragraph({ pageBreakBefore: breakFirst || undefined }));
-    if (current) current.children.push(...children);
-    else current = { key, children, page };
-  }
-  flush();
-  const bulletLevels = [0, 1, 2].map((level) => ({
-    level,
-    format: LevelFormat.BULLET,
-    text: ['•', '◦', '▪'][level]!,
-    alignment: AlignmentType.LEFT,
-    style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
-  }));
-  const numberLevels = [0, 1, 2].map((level) => ({
-    level,
-    format: [LevelFormat.DECIMAL, LevelFormat.LOWER_LETTER, LevelFormat.LOWER_ROMAN][level]!,
-    text: `%${level + 1}.`,
-    alignment: AlignmentType.LEFT,
-    style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
-  }));
+  const flow = flowBlocks(doc);
+  const sections = sectionsOf(flow);
+  const markers = sections.map((_, i) => `quire-section-body-${i}-${Date.now()}`);
   const document = new Document({
     creator: 'Quire',
     styles: { default: { document: { run: { size: Math.round(body * 2) } } }, paragraphStyles },
@@ -225,7 +221,76 @@ export async function writeDocx(doc: DocLayout, path: string): Promise<void> {
         { reference: 'numbers', levels: numberLevels },
       ],
     },
-    sections: sections.length ? sections : [{ children: [new Paragraph({})] }],
+    sections: sections.length
+      ? sections.map((s, i) => sectionOptions(s, markers[i]!))
+      : [{ children: [new Paragraph({ text: (markers[0] = 'quire-empty-document') })] }],
   });
-  await writeFile(path, await Packer.toBuffer(document));
+  const write = bodyWriter(document);
+  let instance = 0;
+  let lastOrdered: unknown;
+  const bodies: string[][] = [];
+  for (const section of sections) {
+    const xml: string[] = [];
+    const m = margins(section.page);
+    const maxWidth = section.page.width - m.left - m.right;
+    for (let i = section.from; i < section.to; i++) {
+      const breakFirst = i > section.from;
+      let empty = true;
+      for (const b of flow[i]!.blocks) {
+        const ordered = b.kind === 'para' && b.role === 'list' && b.ordered;
+        const next = () => {
+          if (lastOrdered !== 'open') instance++;
+          return instance;
+        };
+        for (const item of await blockItems(b, body, maxWidth, next, breakFirst && empty)) xml.push(write(item));
+        empty = false;
+        lastOrdered = ordered ? 'open' : b.kind === 'para' && b.role === 'list' ? lastOrdered : undefined;
+      }
+      if (empty) xml.push(write(new Paragraph({ pageBreakBefore: breakFirst || undefined })));
+    }
+    bodies.push(xml);
+  }
+  await writeFile(path, await Packer.toBuffer(document, undefined, [documentXml(document, markers, bodies)]));
 }
+
+/**
+ * word/document.xml: docx's own, each section's marker paragraph replaced by its body, and the
+ * body's references to images and lists given the ids docx gives them when it writes a whole document.
+ */
+function documentXml(document: Document, markers: string[], bodies: string[][]): { path: string; data: string } {
+  const ids = new Map<string, string>();
+  const relationships = document.Document.Relationships;
+  const first = relationships.RelationshipCount + 1;
+  document.Media.Entries.forEach(([key, { fileName }], i) => {
+    relationships.addRelationship(first + i, imageRelationship, `media/${fileName}`);
+    ids.set(key, `${first + i}`);
+  });
+  for (const { reference, instance, restartedListId, numId } of document.Numbering.ConcreteNumbering)
+    ids.set(
+      restartedListId === undefined ? `${reference}-${instance}` : `${reference}-restart ${restartedListId}`,
+      `${numId}`,
+    );
+  const write = bodyWriter(document);
+  let xml = write(document.Document.View);
+  markers.forEach((marker, i) => {
+    const at = xml.indexOf(marker);
+    const from = xml.lastIndexOf('<w:p>', at);
+    const to = xml.indexOf('</w:p>', at) + '</w:p>'.length;
+    const items = (bodies[i] ?? []).map((item) =>
+      item.replace(/\{([^{}<>"]+)\}/g, (all, key: string) => ids.get(key) ?? all),
+    );
+    // All but the last section end with a paragraph holding the section's properties: docx puts them
+    // in the marker's, and they go to the body's last paragraph, where docx would have put them.
+    const properties = /<w:sectPr[ >][\s\S]*<\/w:sectPr>/.exec(xml.slice(from, to))?.[0];
+    const last = items[items.length - 1] === '<w:p/>' ? '<w:p></w:p>' : items[items.length - 1];
+    if (properties && last?.startsWith('<w:p>'))
+      items[items.length - 1] = last.startsWith('<w:p><w:pPr>')
+        ? last.replace('</w:pPr>', `${properties}</w:pPr>`)
+        : `<w:p><w:pPr>${properties}</w:pPr>${last.slice('<w:p>'.length)}`;
+    else if (properties) items.push(`<w:p><w:pPr>${properties}</w:pPr></w:p>`);
+    xml = xml.slice(0, from) + items.join('') + xml.slice(to);
+  });
+  return { path: 'word/document.xml', data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${xml}` };
+}
+
+const imageRelationship = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
