@@ -85,4 +85,22 @@ describe('streamTables', () => {
       expect(t.cells.some((c) => /-{3}|\.{3}/.test(c.text))).toBe(false);
     }
   });
+
+  it('joins a label wrapped over lines to its row, and keeps a new label in capitals a row of its own', () => {
+    const frags = [
+      ...typed(100, [72, 'Measure'], [252, '2009'], [322, '2010']),
+      ...typed(112, [72, 'Data sets available'], [252, '47'], [322, '272']),
+      ...typed(124, [72, 'Applications developed'], [252, '0'], [322, '237']),
+      ...typed(136, [72, 'by the public']),
+      ...typed(148, [72, 'Downloads'], [252, '0'], [322, '652']),
+      ...typed(160, [72, 'Total']),
+    ];
+    const [found] = streamTables(frags, []);
+    expect(texts(found!).map((r) => r[0])).toEqual([
+      'Measure',
+      'Data sets available',
+      'Applications developed by the public',
+      'Downloads',
+    ]);
+  });
 });

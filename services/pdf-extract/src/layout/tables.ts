@@ -567,6 +567,40 @@ function rowsOf(frags: Frag[]): Row[] {
 }
 
 /**
+ * A row's label wrapped over lines: a line holding one piece only, set right under the label and
+ * starting where it starts, in lower case (the sentence goes on), joins the label rather than
+ * making a row of its own.
+ */
+function joinWrappedLabels(rows: Row[]): Row[] {
+  const out: Row[] = [];
+  for (const row of rows) {
+    const prev = out[out.length - 1];
+    const label = prev?.segs[0];
+    const piece = row.segs[0]!;
+    const wraps =
+      prev &&
+      label &&
+      prev.segs.length >= 2 &&
+      row.segs.length === 1 &&
+      Math.abs(piece.x0 - label.x0) < 0.5 * row.size &&
+      piece.x1 < (prev.segs[1]?.x0 ?? Infinity) &&
+      row.top - label.bottom < 0.6 * row.size &&
+      /^\p{Ll}/u.test(piece.text);
+    if (!wraps) {
+      out.push(row);
+      continue;
+    }
+    const joined = {
+      ...boxOf([label, piece]),
+      frags: [...label.frags, ...piece.frags],
+      text: `${label.text} ${piece.text}`,
+    };
+    out[out.length - 1] = { ...prev, ...boxOf([prev, row]), segs: [joined, ...prev.segs.slice(1)] };
+  }
+  return out;
+}
+
+/**
  * Tables without (full) ruling: runs of rows whose pieces of text line up in columns, with clear
  * vertical bands of white space between them.
  */
@@ -579,7 +613,7 @@ export function streamTables(
   const all = rowsOf(frags.filter((f) => !f.rotated));
   // A row typed as a rule is dropped; the row above one heads a table (a typewriter's header underlined).
   const underlined = new Set(all.filter((r, k) => !typedRule(r) && all[k + 1] && typedRule(all[k + 1]!)));
-  const rows = all.filter((r) => !typedRule(r));
+  const rows = joinWrappedLabels(all.filter((r) => !typedRule(r)));
   const tables: Table[] = [];
   let i = 0;
   while (i < rows.length) {
