@@ -79,6 +79,16 @@ describe('streamTables', () => {
       ['Proportion', '1.0', 'next'],
       ['Proportion', '1.7', 'next'],
     ]);
+    // A cell of dots alone says "nothing here": it stays as it is.
+    const blank = streamTables(
+      [
+        ...typed(100, [72, 'Year'], [252, 'A'], [297, 'B']),
+        ...typed(112, [72, '2020'], [252, '....'], [297, '85']),
+        ...typed(124, [72, '2021'], [252, '12'], [297, '90']),
+      ],
+      [],
+    );
+    expect(texts(blank[0]!)[1]).toEqual(['2020', '....', '85']);
     for (const t of found) {
       expect(t.rows).toBe(4);
       expect(texts(t).map((r) => r[0])).toEqual(['Proportion', '0.99', '0.95', '0.90']);

@@ -72,7 +72,7 @@ function centerIn(f: Frag, b: Box, pad = 1): boolean {
 }
 
 /** Dots leading from a label to its figures ("0.95 ........"): the way to the next cell, not text of this one. */
-const leader = /(\S)\s*(?:\.\s*){3,}$/;
+const leader = /([^\s.])\s*(?:\.\s*){3,}$/;
 
 function cellText(frags: Frag[]): { lines: ReturnType<typeof groupLines>; text: string } {
   const lines = groupLines(frags);
@@ -571,15 +571,17 @@ function rowsOf(frags: Frag[]): Row[] {
  * starting where it starts, in lower case (the sentence goes on), joins the label rather than
  * making a row of its own.
  */
-function joinWrappedLabels(rows: Row[]): Row[] {
+function joinWrappedLabels(rows: Row[], underlined: Set<Row>): Row[] {
   const out: Row[] = [];
   for (const row of rows) {
     const prev = out[out.length - 1];
     const label = prev?.segs[0];
     const piece = row.segs[0]!;
+    // An underlined header keeps its identity: it tells where the next table begins.
     const wraps =
       prev &&
       label &&
+      !underlined.has(prev) &&
       prev.segs.length >= 2 &&
       row.segs.length === 1 &&
       Math.abs(piece.x0 - label.x0) < 0.5 * row.size &&
@@ -613,7 +615,10 @@ export function streamTables(
   const all = rowsOf(frags.filter((f) => !f.rotated));
   // A row typed as a rule is dropped; the row above one heads a table (a typewriter's header underlined).
   const underlined = new Set(all.filter((r, k) => !typedRule(r) && all[k + 1] && typedRule(all[k + 1]!)));
-  const rows = joinWrappedLabels(all.filter((r) => !typedRule(r)));
+  const rows = joinWrappedLabels(
+    all.filter((r) => !typedRule(r)),
+    underlined,
+  );
   const tables: Table[] = [];
   let i = 0;
   while (i < rows.length) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   AlignmentType,
@@ -211,7 +212,7 @@ export async function writeDocx(doc: DocLayout, path: string): Promise<void> {
   const body = doc.bodySize || 11;
   const flow = flowBlocks(doc);
   const sections = sectionsOf(flow);
-  const markers = sections.map((_, i) => `quire-section-body-${i}-${Date.now()}`);
+  const markers = sections.map((_, i) => `quire-section-body-${i}-${randomUUID()}`);
   const document = new Document({
     creator: 'Quire',
     styles: { default: { document: { run: { size: Math.round(body * 2) } } }, paragraphStyles },
