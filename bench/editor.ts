@@ -98,12 +98,14 @@ async function measure(stack: Stack, file: string, label: string, dir: string, n
     const call = () => callTool(stack, c.tool, c.files, c.fields ?? {});
     if (n > 1) await call(); // warm-up: first calls load code paths
     for (let i = 0; i < n; i++) {
+      // Into an empty folder each time, as the service writes: overwriting the files of the run before
+      // costs a fraction of making them anew.
+      rmSync(out('s'), { recursive: true, force: true });
+      mkdirSync(out('s'));
       // Alternate so that drift in the machine's load hits both alike.
       if (c.baseline) base.push(await time(async () => execFileSync('qpdf', c.baseline!, { stdio: 'ignore' })));
       whole.push(await time(async () => void timings.push(await call())));
     }
-    rmSync(out('s'), { recursive: true, force: true });
-    mkdirSync(out('s'));
     const qpdfMedianS = base.length ? median(base) : NaN;
     rows.push({
       file: label,

@@ -1,4 +1,5 @@
 import type { RawPage } from './extract.ts';
+import { spacedPitch } from './breaks.ts';
 import { endsEarly, isLeaderLine } from './flow.ts';
 import { groupLines, makeLine } from './lines.ts';
 import { splitRepeated } from './repeated.ts';
@@ -363,6 +364,12 @@ function paragraphs(seq: Seq[]): Block[] {
       bottom: line.bottom,
     };
   };
+  const pitch = spacedPitch(
+    lines,
+    bodySize,
+    (l) => rightOf.get(l) ?? l.x1,
+    (l) => !!listMarker(l.text),
+  );
   const continues = (p: Para, l: Line): boolean => {
     const prev = p.lines[p.lines.length - 1]!;
     if (l.top < prev.top + 0.3 * prev.size) return false;
@@ -375,14 +382,22 @@ function paragraphs(seq: Seq[]): Block[] {
     const em = p.size;
     const right = rightOf.get(prev) ?? prev.x1;
     if (isLeaderLine(prev.text) || isLeaderLine(l.text)) return false;
+    const left = p.lines.length >= 2 ? Math.min(...p.lines.slice(1).map((x) => x.x0)) : p.lines[0]!.x0;
     // Body text whose next word would have fitted on the previous line: that line ended its
     // paragraph. Larger text (a title broken over two lines by hand) is held together by its spacing.
-    if (p.size < 1.15 * bodySize && endsEarly(prev, l, right)) return false;
+    if (p.size < 1.15 * bodySize && endsEarly(prev, l, right)) {
+      // Unless the page spaces its paragraphs and the next line follows at the line pitch, flush
+      // with the paragraph: a line break typed inside it.
+      const typed =
+        pitch !== undefined && p.role === 'body' && gap <= pitch + 0.25 * em && Math.abs(l.x0 - left) < 0.3 * em;
+      if (!typed) return false;
+      prev.brk = true;
+      return true;
+    }
     if (p.role === 'list') {
       // A list item goes on at the indentation of its text, not of its marker.
       return l.x0 > p.x0 + 0.3 * em || Math.abs(l.x0 - p.x0) < 0.3 * em;
     }
-    const left = p.lines.length >= 2 ? Math.min(...p.lines.slice(1).map((x) => x.x0)) : p.lines[0]!.x0;
     // An indented first line starts a new paragraph.
     if (l.x0 > left + 0.8 * em && l.x0 > (leftOf.get(l) ?? l.x0) + 0.8 * em) return false;
     return true;

@@ -40,6 +40,8 @@ export interface Line extends Box {
   text: string;
   /** A hyphen ending the line: 'split' a word the typesetter broke, 'keep' one that belongs to the text. */
   hyphen?: 'split' | 'keep';
+  /** A line break typed inside the paragraph ends the line: the next line starts a new line in it too. */
+  brk?: boolean;
 }
 
 /** A run of text in one style, what the writers emit. */

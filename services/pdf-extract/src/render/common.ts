@@ -40,7 +40,7 @@ export function stripMarker(text: string, marker: string): string {
   return t.startsWith(marker) ? t.slice(marker.length).trimStart() : t;
 }
 
-/** A paragraph as styled runs, lines joined by spaces, without its list marker. */
+/** A paragraph as styled runs, lines joined by spaces (by '\n' after a typed line break), without its list marker. */
 export function paraSpans(p: Para): Span[] {
   const out: Span[] = [];
   p.lines.forEach((line, i) => {
@@ -49,7 +49,8 @@ export function paraSpans(p: Para): Span[] {
     const last = out[out.length - 1];
     const before = p.lines[i - 1];
     if (last) {
-      if (before?.hyphen === 'split') last.text = last.text.replace(/[-\u2010]$/, '');
+      if (before?.brk) last.text += '\n';
+      else if (before?.hyphen === 'split') last.text = last.text.replace(/[-\u2010]$/, '');
       else if (last.text.endsWith('\u00AD')) last.text = last.text.slice(0, -1);
       else if (before?.hyphen !== 'keep') last.text += ' ';
     }

@@ -25,15 +25,19 @@ const twip = (pt: number) => Math.round(pt * 20);
 const px = (pt: number) => Math.max(1, Math.round((pt * 96) / 72));
 
 function runs(spans: Span[], body: number): TextRun[] {
-  return spans.map(
-    (s) =>
-      new TextRun({
-        text: s.text,
-        bold: s.bold || undefined,
-        italics: s.italic || undefined,
-        size: Math.abs(s.size - body) < 0.3 ? undefined : Math.max(2, Math.round(s.size * 2)),
-        font: s.family || undefined,
-      }),
+  // A typed line break ('\n', see paraSpans) is Word's own: a break before the text after it.
+  return spans.flatMap((s) =>
+    s.text.split('\n').map(
+      (text, i) =>
+        new TextRun({
+          text,
+          break: i > 0 ? 1 : undefined,
+          bold: s.bold || undefined,
+          italics: s.italic || undefined,
+          size: Math.abs(s.size - body) < 0.3 ? undefined : Math.max(2, Math.round(s.size * 2)),
+          font: s.family || undefined,
+        }),
+    ),
   );
 }
 

@@ -9,7 +9,7 @@ export function escapeHtml(s: string): string {
 function inline(spans: Span[]): string {
   return spans
     .map((s) => {
-      let t = escapeHtml(s.text);
+      let t = escapeHtml(s.text).replace(/\n/g, '<br>');
       if (s.italic) t = `<em>${t}</em>`;
       if (s.bold) t = `<strong>${t}</strong>`;
       return t;

@@ -26,19 +26,23 @@ function mdEscape(s: string): string {
 }
 
 function mdInline(p: Para): string {
-  return paraSpans(p)
-    .map((s) => {
-      const t = mdEscape(s.text);
-      const core = t.trim();
-      if (!core) return t;
-      const lead = t.slice(0, t.indexOf(core));
-      const trail = t.slice(t.indexOf(core) + core.length);
-      if (s.bold && s.italic) return `${lead}***${core}***${trail}`;
-      if (s.bold) return `${lead}**${core}**${trail}`;
-      if (s.italic) return `${lead}*${core}*${trail}`;
-      return t;
-    })
-    .join('');
+  return (
+    paraSpans(p)
+      .map((s) => {
+        const t = mdEscape(s.text);
+        const core = t.trim();
+        if (!core) return t;
+        const lead = t.slice(0, t.indexOf(core));
+        const trail = t.slice(t.indexOf(core) + core.length);
+        if (s.bold && s.italic) return `${lead}***${core}***${trail}`;
+        if (s.bold) return `${lead}**${core}**${trail}`;
+        if (s.italic) return `${lead}*${core}*${trail}`;
+        return t;
+      })
+      .join('')
+      // A typed line break is CommonMark's hard break, and a line it starts never opens a block.
+      .replace(/\n(#{1,6}\s|\d+[.)]\s|[-+]\s|>)?/g, (_, start?: string) => `\\\n${start ? `\\${start}` : ''}`)
+  );
 }
 
 /** Markdown: headings, lists, paragraphs and pipe tables; pages separated by a rule. */
