@@ -47,7 +47,8 @@ export function summary(doc: InputDoc, extra: Record<string, unknown> = {}): Rec
   let headings = 0;
   for (const p of doc.pages) {
     for (const b of p.blocks) {
-      if (b.kind === 'table') tables++;
+      // A table a page break cut is one table.
+      if (b.kind === 'table') tables += b.continues ? 0 : 1;
       else if (b.kind === 'image') images++;
       else if (b.role === 'heading') headings++;
     }

@@ -5,6 +5,7 @@ import { openDocument, type PdfDocument } from '../pdfjs.ts';
 import { layoutPage } from './blocks.ts';
 import { extractPage } from './extract.ts';
 import { isLeaderLine, markContinuations, markFurniture, markHyphens } from './flow.ts';
+import { markTableContinuations } from './table-runs.ts';
 import { markTitles } from './titles.ts';
 import type { RawPage } from './extract.ts';
 import type { ImageOptions } from './images.ts';
@@ -100,6 +101,7 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
   if (opts.readScans) await relayScans(pages, scans, opts);
   markFurniture(pages, bodySizeOf(pages, true));
   markContinuations(pages);
+  markTableContinuations(pages);
   markHyphens(pages);
   const bodySize = classifyHeadings(pages);
   markTitles(pages);

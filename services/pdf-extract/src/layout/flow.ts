@@ -35,7 +35,7 @@ export function isLeaderLine(text: string): boolean {
  * What a running header or footer says, numbers aside: the page number at either end, with what sets
  * it off, goes too, so that facing pages' mirrored lines ("3 | Title", "Title | 4") are one.
  */
-const furnitureKey = (p: Para) =>
+export const furnitureKey = (p: Para) =>
   p.lines
     .map((l) => l.text)
     .join(' ')

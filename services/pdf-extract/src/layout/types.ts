@@ -93,6 +93,8 @@ export interface Table extends Box {
   ruled: boolean;
   colX: number[];
   rowY: number[];
+  /** It goes on from the table that ended the page before, which a page break cut. */
+  continues?: boolean;
 }
 
 export interface Figure extends Box {

@@ -1,4 +1,5 @@
 import { joinLines, lineSpans } from '../layout/lines.ts';
+import { joinTables } from '../layout/table-runs.ts';
 import type { Block, Cell, DocLayout, PageLayout, Para, Span, Table } from '../layout/types.ts';
 
 /** A paragraph's text on one line, without its list marker. */
@@ -13,22 +14,26 @@ export function paraText(p: Para): string {
 
 /**
  * The blocks of each page as a flowing document reads them: running headers and footers left out,
- * and a paragraph a page break cut whole again, on the page where it began.
+ * and a paragraph or a table a page break cut whole again, on the page where it began.
  */
 export function flowBlocks(doc: DocLayout): { page: PageLayout; blocks: Block[] }[] {
   const out: { page: PageLayout; blocks: Block[] }[] = [];
-  let last: Para | undefined;
+  let last: { blocks: Block[]; at: number } | undefined;
   for (const page of doc.pages) {
     const blocks: Block[] = [];
     for (const b of page.blocks) {
       if (b.kind === 'para' && b.furniture) continue;
-      if (b.kind === 'para' && b.continues && last) {
-        last.lines.push(...b.lines);
+      const before = last?.blocks[last.at];
+      if (b.kind === 'para' && b.continues && before?.kind === 'para') {
+        before.lines.push(...b.lines);
         continue;
       }
-      const own = b.kind === 'para' ? { ...b, lines: [...b.lines] } : b;
-      blocks.push(own);
-      last = own.kind === 'para' ? own : undefined;
+      if (b.kind === 'table' && b.continues && before?.kind === 'table') {
+        last!.blocks[last!.at] = joinTables(before, b);
+        continue;
+      }
+      blocks.push(b.kind === 'para' ? { ...b, lines: [...b.lines] } : b);
+      last = { blocks, at: blocks.length - 1 };
     }
     out.push({ page, blocks });
   }

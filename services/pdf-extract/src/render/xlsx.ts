@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { DocLayout, Table } from '../layout/types.ts';
+import { wholeTables } from '../layout/table-runs.ts';
 import { cellMap, emptyRows } from './common.ts';
 
 /** A cell's text as a number when it is one: thousands separators, currency, percent, (negatives). */
@@ -67,22 +68,20 @@ function addTable(ws: ExcelJS.Worksheet, t: Table): void {
 }
 
 /**
- * One sheet per table, named by page ("Page 1 table 2"), merged cells where the table merges them,
- * numbers as numbers. A document without tables gets its pages' text lines, so it is never empty.
+ * One sheet per table (one a page break cut joined whole), named by the page it starts on ("Page 1
+ * table 2"), merged cells where the table merges them, numbers as numbers. A document without tables gets its pages' text lines, so it is never empty.
  */
 export async function writeXlsx(doc: DocLayout, path: string): Promise<{ sheets: number; tables: number }> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'Quire';
   const used = new Set<string>();
   let tables = 0;
-  for (const page of doc.pages) {
-    let k = 0;
-    for (const b of page.blocks) {
-      if (b.kind !== 'table') continue;
-      k++;
-      tables++;
-      addTable(wb.addWorksheet(sheetName(`Page ${page.number} table ${k}`, used)), b);
-    }
+  const perPage = new Map<number, number>();
+  for (const { page, table } of wholeTables(doc.pages)) {
+    const k = (perPage.get(page.number) ?? 0) + 1;
+    perPage.set(page.number, k);
+    tables++;
+    addTable(wb.addWorksheet(sheetName(`Page ${page.number} table ${k}`, used)), table);
   }
   if (!tables) {
     for (const page of doc.pages) {

@@ -17,3 +17,20 @@ describe('pdf-to-excel', () => {
     expect(sheet).toMatch(/<c r="[A-Z]+\d+"( s="\d+")?><v>\d/);
   });
 });
+
+describe('pdf-to-excel, a table over several pages', () => {
+  it('gives one sheet, the header printed on each page kept once', async () => {
+    const a = await call(app(), 'pdf-to-excel', join(corpus, 'tables/tabula/schools.pdf'));
+    const parts = officeParts(a.file!);
+    expect(parts['xl/workbook.xml']!.match(/<sheet /g)).toHaveLength(1);
+    const strings = [...parts['xl/sharedStrings.xml']!.matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
+      m[1]!.replace(/<[^>]+>/g, ''),
+    );
+    // The first row of page 1 and the last rows of page 5 are in it.
+    expect(strings).toContain('Lidstad');
+    expect(strings).toContain('CenturyLink (Clay Bailey)');
+    const header = strings.indexOf('Last Name');
+    const uses = parts['xl/worksheets/sheet1.xml']!.match(new RegExp(`t="s"[^>]*><v>${header}</v>`, 'g'));
+    expect(uses).toHaveLength(1);
+  });
+});
