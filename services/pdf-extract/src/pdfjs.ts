@@ -13,9 +13,21 @@ const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.
 
 let loading: Promise<Pdfjs> | undefined;
 
-/** pdf.js, legacy build (the one meant for Node): its main-thread side, loaded once, up front. */
+/**
+ * pdf.js, legacy build (the one meant for Node): its main-thread side, loaded once, up front. Loaded
+ * without its source map: parsed, its 2.4 MB would hold some 60 MB for the life of the service, for
+ * stack traces that point into pdf.js.
+ */
 export function loadPdfjs(): Promise<Pdfjs> {
-  loading ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((pdfjs) => {
+  loading ??= (async () => {
+    const maps = process.sourceMapsEnabled;
+    process.setSourceMapsEnabled(false);
+    try {
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } finally {
+      process.setSourceMapsEnabled(maps);
+    }
+  })().then((pdfjs) => {
     idle.push(startThread(pdfjs));
     return pdfjs;
   });
