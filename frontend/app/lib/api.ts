@@ -4,7 +4,7 @@ import { authHeaders } from './auth.ts';
 
 /** What a tool or workflow call came to, as the page shows it. */
 export type RunOutcome =
-  | { ok: true; download: string; checks: string[]; expiresAt?: string }
+  | { ok: true; download: string; checks: string[]; expiresAt?: string; properties?: Record<string, unknown> }
   /** The server answered with a contract error (`message` is the server's, in English; `details` what it is about). */
   | { ok: false; reason: 'error'; code: ErrorCode; message: string; details?: ErrorDetails }
   /** An answer without a download: shown as "Conversion failed". */
@@ -26,14 +26,15 @@ function outcomeOf(status: number, text: string): RunOutcome {
   const b = body as {
     download?: unknown;
     expiresAt?: unknown;
-    properties?: { checks?: unknown };
+    properties?: { checks?: unknown } & Record<string, unknown>;
     error?: { code?: unknown; message?: unknown; details?: unknown };
   };
   if (status >= 200 && status < 300 && typeof b?.download === 'string' && b.download) {
     const checks = Array.isArray(b.properties?.checks) ? b.properties.checks.filter((c) => typeof c === 'string') : [];
     const expiresAt =
       typeof b.expiresAt === 'string' && !Number.isNaN(Date.parse(b.expiresAt)) ? b.expiresAt : undefined;
-    return { ok: true, download: b.download, checks, ...(expiresAt ? { expiresAt } : {}) };
+    const properties = typeof b.properties === 'object' && b.properties ? { properties: b.properties } : {};
+    return { ok: true, download: b.download, checks, ...(expiresAt ? { expiresAt } : {}), ...properties };
   }
   if (b?.error && isErrorCode(b.error.code)) {
     const details = readErrorDetails(b.error.details);
