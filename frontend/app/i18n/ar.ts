@@ -149,8 +149,8 @@ export const ar: Translation = {
   batch: {
     files: 'ملفاتك',
     uploading: 'جارٍ رفع ملفاتك…',
-    queued: 'في انتظار خادم متاح: اكتمل {{done}} من {{count}} ملفات.',
-    running: 'جارٍ العمل: اكتمل {{done}} من {{count}} ملفات.',
+    queued: 'في انتظار خادم متاح: اكتمل {{done}} من {{count}} ملفات…',
+    running: 'جارٍ العمل: اكتمل {{done}} من {{count}} ملفات…',
     done: 'تم: حُوِّل {{ok}} من {{count}} ملفات.',
     cancelled: 'أُلغي: لم يُحفظ أي ناتج.',
     cancel: 'إلغاء',

@@ -153,8 +153,8 @@ export const en = {
   batch: {
     files: 'Your files',
     uploading: 'Uploading your files…',
-    queued: 'Waiting for a free worker: {{done}} of {{count}} files done.',
-    running: 'Working: {{done}} of {{count}} files done.',
+    queued: 'Waiting for a free worker: {{done}} of {{count}} files done…',
+    running: 'Working: {{done}} of {{count}} files done…',
     done: 'Done: {{ok}} of {{count}} files converted.',
     cancelled: 'Cancelled: no result was kept.',
     cancel: 'Cancel',

@@ -151,8 +151,8 @@ export const es: Translation = {
   batch: {
     files: 'Tus archivos',
     uploading: 'Subiendo tus archivos…',
-    queued: 'Esperando un servidor libre: {{done}} de {{count}} archivos listos.',
-    running: 'Procesando: {{done}} de {{count}} archivos listos.',
+    queued: 'Esperando un servidor libre: {{done}} de {{count}} archivos listos…',
+    running: 'Procesando: {{done}} de {{count}} archivos listos…',
     done: 'Listo: {{ok}} de {{count}} archivos convertidos.',
     cancelled: 'Cancelado: no se guardó ningún resultado.',
     cancel: 'Cancelar',

@@ -152,8 +152,8 @@ export const fr: Translation = {
   batch: {
     files: 'Vos fichiers',
     uploading: 'Envoi de vos fichiers…',
-    queued: 'En attente d’un serveur libre : {{done}} fichiers sur {{count}} terminés.',
-    running: 'Traitement : {{done}} fichiers sur {{count}} terminés.',
+    queued: 'En attente d’un serveur libre : {{done}} fichiers sur {{count}} terminés…',
+    running: 'Traitement : {{done}} fichiers sur {{count}} terminés…',
     done: 'Terminé : {{ok}} fichiers sur {{count}} convertis.',
     cancelled: 'Annulé : aucun résultat n’a été conservé.',
     cancel: 'Annuler',
