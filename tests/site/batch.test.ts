@@ -72,6 +72,19 @@ describe('batches on a tool page', () => {
     expect(pageCount(third)).toBe(4);
     expect(rotations(third).every((r) => r === 90)).toBe(true);
     expect(await rows(page).nth(1).getByRole('link').count()).toBe(0);
+    // A small image of each result's first page, drawn: the rotated page is wider than tall.
+    const preview = rows(page).nth(2).getByRole('img', { name: 'First page of the result' });
+    await preview.waitFor();
+    await waitUntil(
+      page,
+      `document.querySelector('.batch-row:nth-child(3) .result-preview img')?.naturalWidth > 0`,
+      60_000,
+      'the preview drawn',
+    );
+    const width = Number(await preview.getAttribute('width'));
+    const height = Number(await preview.getAttribute('height'));
+    expect(width).toBeGreaterThan(height);
+    expect(await rows(page).nth(1).locator('.result-preview').count()).toBe(0);
 
     // Download all: the zip holds both results and the report.
     const all = await widget(page).getByRole('link', { name: '⬇ Download all (zip)' }).getAttribute('href');
@@ -100,6 +113,11 @@ describe('batches on a tool page', () => {
     expect(await rows(page).count()).toBe(0);
     const summary = (await widget(page).locator('.result .result-summary').textContent()) ?? '';
     expect(summary).toMatch(/^Size: [\d.]+ kB → [\d.]+ kB \(\d+% smaller\)$/);
+    // The result's first page, upright (a portrait page), without pages: the sizes say what changed.
+    const preview = widget(page).getByRole('img', { name: 'First page of the result' });
+    await preview.waitFor();
+    expect(Number(await preview.getAttribute('height'))).toBeGreaterThan(Number(await preview.getAttribute('width')));
+    expect(await widget(page).locator('.result .result-preview figcaption').count()).toBe(0);
   });
 
   it('finds a running batch again after a reload, and Cancel stops it', async () => {

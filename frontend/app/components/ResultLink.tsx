@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { downloadUrl, readableName } from '../lib/api.ts';
 import { toolKey, useLanguageCode, useT, type CopyKey } from '../i18n/use-t.ts';
 import type { Result } from './upload/use-upload-run.ts';
+import { ResultPreview } from './jobs/ResultPreview.tsx';
 import { ResultSummary } from './jobs/ResultSummary.tsx';
 
 /** What was checked, as a list in the visitor's language; checks without words of their own are left out. */
@@ -23,6 +24,7 @@ export function ResultLink({ result }: { result: Result }) {
         ⬇ {t('upload.download', { name })}
       </a>
       {result.summary && <ResultSummary summary={result.summary} />}
+      {/\.pdf$/i.test(name) && <ResultPreview href={downloadUrl(result.download)} showPages={!result.summary} />}
       {result.expiresAt && <ShareLink download={result.download} expiresAt={result.expiresAt} />}
       {result.steps ? (
         <details className="checks">

@@ -3,6 +3,7 @@ import { useT, type CopyKey } from '../../i18n/use-t.ts';
 import { saidChecks } from '../ResultLink.tsx';
 import { errorMessage } from '../upload/outcome-message.ts';
 import type { Row } from './job-view.ts';
+import { ResultPreview } from './ResultPreview.tsx';
 import { ResultSummary } from './ResultSummary.tsx';
 
 /**
@@ -38,6 +39,9 @@ export function BatchRows({
               {row.state === 'failed' && row.error && <p className="batch-error">{errorMessage(t, row.error)}</p>}
               {checks && <p className="checks">✔ {t('upload.checked', { checks })}</p>}
               {row.summary && <ResultSummary summary={row.summary} />}
+              {row.download && /\.pdf$/i.test(row.name ?? '') && (
+                <ResultPreview href={row.download} pagesIn={row.pages} showPages={!row.summary} />
+              )}
               {row.download && (
                 <a className="button" href={row.download} download={row.name ?? ''}>
                   ⬇ {t('upload.download', { name: row.name ?? row.file })}
