@@ -125,19 +125,18 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
       <button type="submit" className="button primary" disabled={run.busy || job.busy}>
         {password.asking && !tool.passwordFirst ? t('upload.passwordSubmit') : t('upload.convert')}
       </button>
+      {/* One status element throughout, so that its live region hears every message. */}
       {following ? (
-        <>
-          <RunStatus progress={job.progress} status={job.status} failed={job.failed} />
-          {(job.job || job.busy) && (
-            <BatchRows
-              rows={rowsOf(job.files, job.job)}
-              zip={job.job?.state === 'done' ? job.result?.download : undefined}
-              onCancel={job.job && !isFinal(job.job.state) ? () => void job.cancel() : undefined}
-            />
-          )}
-        </>
+        <RunStatus progress={job.progress} status={job.status} failed={job.failed} />
       ) : (
         <RunStatus progress={run.progress} status={run.status} failed={run.failed} result={run.result} />
+      )}
+      {following && (job.job || job.busy) && (
+        <BatchRows
+          rows={rowsOf(job.files, job.job)}
+          zip={job.job?.state === 'done' ? job.result?.download : undefined}
+          onCancel={job.job && !isFinal(job.job.state) ? () => void job.cancel() : undefined}
+        />
       )}
     </form>
   );

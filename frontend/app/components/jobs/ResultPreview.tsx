@@ -2,9 +2,12 @@ import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/use-t.ts';
 import type { Drawn } from '../planner/pdf-pages.ts';
 
+/** The largest result drawn: its whole file is fetched for it. */
+const previewMaxBytes = 20 * 1024 * 1024;
+
 /**
  * A small image of a PDF result's first page, drawn in the browser by pdf.js (loaded only now, as the
- * page views load it) from the result's own address; with the result's pages, and those given when
+ * page views load it) from the result's own address, when it is not large; with the result's pages, and those given when
  * known, unless the card says them already. Nothing shows for a result pdf.js cannot open (a protected one).
  */
 export function ResultPreview({ href, pagesIn, showPages }: { href: string; pagesIn?: number; showPages: boolean }) {
@@ -20,7 +23,8 @@ export function ResultPreview({ href, pagesIn, showPages }: { href: string; page
         import('../planner/pdf-pages.ts'),
         fetch(href, { signal: abort.signal }),
       ]);
-      if (!res.ok) return;
+      // A large result is not fetched a second time for its picture.
+      if (!res.ok || Number(res.headers.get('content-length') ?? Infinity) > previewMaxBytes) return abort.abort();
       const pdf = await openPdf(new File([await res.blob()], 'result.pdf'), '');
       if (!pdf.ok) return;
       close = pdf.close;

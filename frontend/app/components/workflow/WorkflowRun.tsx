@@ -89,18 +89,17 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
         {password.asking && !first.passwordFirst ? t('upload.passwordSubmit') : t('workflow.run')}
       </button>
       {!ready && <p className="muted">{t('workflow.needInput')}</p>}
+      {/* One status element throughout, so that its live region hears every message. */}
       {job.status || job.busy ? (
-        <>
-          <RunStatus progress={job.progress} status={job.status} failed={job.failed} result={job.result} />
-          {job.job?.progress.perFile && (
-            <BatchRows
-              rows={rowsOf(job.files, job.job)}
-              onCancel={isFinal(job.job.state) ? undefined : () => void job.cancel()}
-            />
-          )}
-        </>
+        <RunStatus progress={job.progress} status={job.status} failed={job.failed} result={job.result} />
       ) : (
         <RunStatus progress={run.progress} status={run.status} failed={run.failed} result={run.result} />
+      )}
+      {job.job?.progress.perFile && (
+        <BatchRows
+          rows={rowsOf(job.files, job.job)}
+          onCancel={isFinal(job.job.state) ? undefined : () => void job.cancel()}
+        />
       )}
     </form>
   );
