@@ -20,26 +20,29 @@ export function ResultLink({ result }: { result: Result }) {
   const checks = said(result.checks);
   return (
     <div className="result">
-      <a className="button primary" href={downloadUrl(result.download)} download={name}>
-        ⬇ {t('upload.download', { name })}
-      </a>
-      {result.summary && <ResultSummary summary={result.summary} />}
+      <div className="result-main">
+        <a className="button primary" href={downloadUrl(result.download)} download={name}>
+          ⬇ {t('upload.download', { name })}
+        </a>
+        {result.summary && <ResultSummary summary={result.summary} />}
+        {result.expiresAt && <ShareLink download={result.download} expiresAt={result.expiresAt} />}
+        {result.steps ? (
+          <details className="checks">
+            <summary>✔ {t('workflow.stepChecks')}</summary>
+            <ol>
+              {result.steps.map((step, i) => (
+                <li key={i}>
+                  {t(toolKey(step.tool, 'name'))}: {said(step.checks) || '–'}
+                </li>
+              ))}
+            </ol>
+          </details>
+        ) : (
+          checks && <p className="checks">✔ {t('upload.checked', { checks })}</p>
+        )}
+      </div>
+      {/* Beside the card, not below it: the card stays as tall as it was when it was scrolled into view. */}
       {/\.pdf$/i.test(name) && <ResultPreview href={downloadUrl(result.download)} showPages={!result.summary} />}
-      {result.expiresAt && <ShareLink download={result.download} expiresAt={result.expiresAt} />}
-      {result.steps ? (
-        <details className="checks">
-          <summary>✔ {t('workflow.stepChecks')}</summary>
-          <ol>
-            {result.steps.map((step, i) => (
-              <li key={i}>
-                {t(toolKey(step.tool, 'name'))}: {said(step.checks) || '–'}
-              </li>
-            ))}
-          </ol>
-        </details>
-      ) : (
-        checks && <p className="checks">✔ {t('upload.checked', { checks })}</p>
-      )}
     </div>
   );
 }

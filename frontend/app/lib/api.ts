@@ -16,7 +16,8 @@ function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorMessages, value);
 }
 
-function outcomeOf(status: number, text: string): RunOutcome {
+/** What an answer to a tool call says: its download, or the contract error (a bare status said as one). */
+export function outcomeOf(status: number, text: string): RunOutcome {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -63,6 +64,17 @@ export async function postForm(
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
+  const answer = await sendForm(url, form, onProgress, signal);
+  return answer ? outcomeOf(answer.status, answer.text) : { ok: false, reason: 'network' };
+}
+
+/** The answer to a form posted with upload progress (see postForm); undefined when the request failed. */
+export async function sendForm(
+  url: string,
+  form: FormData,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<{ status: number; text: string } | undefined> {
   const headers = await authHeaders().catch((): Record<string, string> => ({}));
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
@@ -71,9 +83,9 @@ export async function postForm(
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
     };
-    xhr.onload = () => resolve(outcomeOf(xhr.status, xhr.responseText));
-    xhr.onerror = () => resolve({ ok: false, reason: 'network' });
-    xhr.onabort = () => resolve({ ok: false, reason: 'network' });
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () => resolve(undefined);
+    xhr.onabort = () => resolve(undefined);
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });

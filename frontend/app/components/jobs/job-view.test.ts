@@ -60,6 +60,16 @@ describe('rowsOf', () => {
     const rows = rowsOf([], { ...running, state: 'cancelled' });
     expect(rows.map((r) => r.state)).toEqual(['cancelled', 'cancelled', 'failed']);
   });
+
+  it("fails a failed job's unfinished files with the job's error", () => {
+    const error = { code: 'timeout' as const, message: 'Too long' };
+    const rows = rowsOf([], { ...running, state: 'failed', error });
+    expect(rows.map((r) => [r.state, r.error?.code])).toEqual([
+      ['failed', 'timeout'],
+      ['failed', 'timeout'],
+      ['failed', 'unsupported_type'],
+    ]);
+  });
 });
 
 describe('summaryOf', () => {

@@ -64,7 +64,8 @@ export interface Row {
 
 /**
  * Each file's row: the files chosen while they upload (no job yet), then as the job says, its report
- * once it is done. A cancelled (or failed) job keeps no result: its files that had not failed are cancelled.
+ * once it is done. A cancelled or failed job keeps no result: its files that had not failed are cancelled, or
+ * failed with the job's error.
  */
 export function rowsOf(files: string[], job: Job | undefined): Row[] {
   if (!job) return files.map((file) => ({ file, state: 'uploading', checks: [] }));
@@ -83,7 +84,9 @@ export function rowsOf(files: string[], job: Job | undefined): Row[] {
       };
     const error = report?.error ?? entry.error;
     if (error || entry.state === 'failed') return { ...base, state: 'failed', ...(error && { error }) };
-    if (job.state === 'cancelled' || job.state === 'failed') return { ...base, state: 'cancelled' };
+    // A job that failed as a whole (its time ran out, say) failed its unfinished files with its error.
+    if (job.state === 'failed') return { ...base, state: 'failed', ...(job.error && { error: job.error }) };
+    if (job.state === 'cancelled') return { ...base, state: 'cancelled' };
     return { ...base, state: entry.state };
   });
 }

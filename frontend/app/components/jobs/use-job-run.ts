@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { constants } from '@quire/catalog/site';
 import { readErrorDetails } from '@quire/catalog/errors';
-import type { RunOutcome } from '../../lib/api.ts';
+import { outcomeOf, sendForm, type RunOutcome } from '../../lib/api.ts';
 import { authHeaders, isSignedIn } from '../../lib/auth.ts';
 import { recordLocalUse } from '../../lib/history.ts';
 import { toolKey, useT } from '../../i18n/use-t.ts';
@@ -163,7 +163,7 @@ export function useJobRun() {
     setBusy(true);
     setFailed(false);
     setResult(undefined);
-    setProgress(constants.initialProgress);
+    setProgress(1);
     setStatus(t(call.batch ? 'batch.uploading' : 'upload.working'));
     try {
       const view = await first();
@@ -190,10 +190,15 @@ export function useJobRun() {
     setJob(undefined);
     setFiles(names);
     return run(call, async () => {
-      const headers = await authHeaders().catch((): Record<string, string> => ({}));
-      const sent = await fetch(address, { method: 'POST', body: form, headers });
-      const view = (await sent.json()) as Job;
-      return sent.status === 202 ? view : fail(failure(view));
+      // The upload fills the bar up to where the job's own progress starts.
+      const sent = await sendForm(address, form, (p) =>
+        setProgress(Math.max(1, Math.round((constants.initialProgress * p) / 100))),
+      );
+      if (!sent) return fail({ ok: false, reason: 'network' });
+      if (sent.status === 202) return JSON.parse(sent.text) as Job;
+      // Refused: the contract's error, or what a bare status means (413, too large for nginx).
+      const refused = outcomeOf(sent.status, sent.text);
+      return fail(refused.ok ? { ok: false, reason: 'no-download' } : refused);
     });
   }
 
