@@ -1,7 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isResultName, newResultName, readableNameOf, type ResultStore, type StoredResult } from './results.ts';
 
@@ -40,7 +40,13 @@ export class LocalResultStore implements ResultStore {
     try {
       const s = await stat(path);
       if (!s.isFile() || Date.now() - s.mtimeMs > this.ttlMs) return undefined;
-      return { readableName: readableNameOf(name), size: s.size, open: () => createReadStream(path) };
+      const open: StoredResult['open'] = (range) =>
+        !range
+          ? createReadStream(path)
+          : range.end > range.start
+            ? createReadStream(path, { start: range.start, end: range.end - 1 })
+            : Readable.from([]);
+      return { readableName: readableNameOf(name), size: s.size, open };
     } catch {
       return undefined;
     }

@@ -90,7 +90,9 @@ export class RedisResultStore implements ResultStore {
       replies(await this.redis.multi().exists(key).strlen(key).exec()),
     )) as [number, number];
     if (!exists) return undefined;
-    return { readableName: readableNameOf(name), size, open: () => Readable.from(this.chunks(key, size)) };
+    const open: StoredResult['open'] = (range) =>
+      Readable.from(this.chunks(key, range?.start ?? 0, range?.end ?? size));
+    return { readableName: readableNameOf(name), size, open };
   }
 
   async sweep(): Promise<number> {
@@ -104,9 +106,9 @@ export class RedisResultStore implements ResultStore {
     this.redis.disconnect();
   }
 
-  private async *chunks(key: string, size: number): AsyncGenerator<Buffer> {
-    for (let at = 0; at < size; at += chunkBytes) {
-      const end = Math.min(at + chunkBytes, size);
+  private async *chunks(key: string, start: number, stop: number): AsyncGenerator<Buffer> {
+    for (let at = start; at < stop; at += chunkBytes) {
+      const end = Math.min(at + chunkBytes, stop);
       const part = await this.redis.getrangeBuffer(key, at, end - 1);
       // Expired while being sent: the download breaks off rather than end short.
       if (part.length !== end - at) throw new Error('the result expired while it was being sent');

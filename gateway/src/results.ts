@@ -23,11 +23,16 @@ export function readableNameOf(name: string): string {
   return name.slice(33);
 }
 
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface StoredResult {
   readableName: string;
   size: number;
-  /** The result's bytes, read as they are sent. */
-  open(): Readable;
+  /** The result's bytes, or those from `start` up to `end` (excluded), read as they are sent. */
+  open(range?: ByteRange): Readable;
 }
 
 /**

@@ -9,7 +9,9 @@ import { openDatabase, type Db } from '../src/db.ts';
 import type { JobBackend } from '../src/jobs/index.ts';
 import { LocalResultStore } from '../src/results-local.ts';
 
-export const corpus = new URL('../../../shared/corpus/', import.meta.url).pathname;
+export const corpus =
+  // Or where QUIRE_CORPUS says, for a checkout that is not beside it.
+  process.env.QUIRE_CORPUS ?? new URL('../../../shared/corpus/', import.meta.url).pathname;
 
 /**
  * A gateway in-process on a fresh data directory; settings as the environment would give them. Its jobs'
@@ -28,14 +30,19 @@ export async function makeGateway(env: Record<string, string> = {}, jobs?: (conf
 
 /** A stored result downloaded through the gateway, as bytes (its status checked). */
 export async function download(app: Parameters<typeof request>[0], name: string): Promise<Buffer> {
-  const res = await request(app)
-    .get(`/uploads/${encodeURIComponent(name)}`)
+  const res = await getBytes(app, `/uploads/${encodeURIComponent(name)}`);
+  expect(res.status).toBe(200);
+  return res.body as Buffer;
+}
+
+/** A GET whose body is kept as the bytes that came. */
+export function getBytes(app: Parameters<typeof request>[0], path: string) {
+  return request(app)
+    .get(path)
     .buffer(true)
     .parse((r, cb) => {
       const chunks: Buffer[] = [];
       r.on('data', (c: Buffer) => chunks.push(c));
       r.on('end', () => cb(null, Buffer.concat(chunks)));
     });
-  expect(res.status).toBe(200);
-  return res.body as Buffer;
 }

@@ -8,7 +8,7 @@ import { constants } from '@quire/catalog';
 import { usageStats } from '../src/db.ts';
 import { MemoryDispatch } from '../src/jobs/dispatch.ts';
 import { MemoryRecordStore, type FileReport, type JobResult, type publicView } from '../src/jobs/records.ts';
-import { corpus, download, makeGateway } from './helpers.ts';
+import { corpus, download, getBytes, makeGateway } from './helpers.ts';
 import { standIn, type StandIn } from './stand-in.ts';
 
 const pdf = join(corpus, 'pdf/qpdf-11-pages.pdf');
@@ -117,6 +117,21 @@ describe('jobs, on the queue of one process', () => {
     expect([...entries.keys()].sort()).toEqual(['3-résultat.pdf', 'report.json', 'résultat.pdf']);
     expect(entries.get('résultat.pdf')).toEqual(answer);
     expect(JSON.parse(entries.get('report.json')!.toString()).files).toEqual(job.result.report);
+    // Each file's state, in the order sent.
+    expect(job.progress.perFile).toEqual([
+      { file: 'one.pdf', state: 'done', pages: 11 },
+      { file: 'two.pdf', state: 'failed', error: job.result.report[1]!.error },
+      { file: 'three.pdf', state: 'done', pages: 11 },
+    ]);
+    // Each file on its own, read from the zip; a failed one gives its error, a file not sent none.
+    const third = await getBytes(app, `/api/v1/jobs/${job.id}/files/3`);
+    expect(third.status).toBe(200);
+    expect(third.body).toEqual(answer);
+    expect(third.headers['content-disposition']).toContain("filename*=UTF-8''3-r%C3%A9sultat.pdf");
+    const second = await request(app).get(`/api/v1/jobs/${job.id}/files/2`);
+    expect(second.body.error.code).toBe('unsupported_type');
+    for (const n of ['4', '0', '..%2F1', '1.pdf'])
+      expect((await request(app).get(`/api/v1/jobs/${job.id}/files/${n}`)).body.error.code).toBe('not_found');
     // Once per file that succeeded.
     expect((await usageStats(db))['pdf-compress']).toBe(before + 2);
   });

@@ -13,6 +13,7 @@ import { MemoryDispatch } from '../src/jobs/dispatch.ts';
 import { MemoryRecordStore } from '../src/jobs/records.ts';
 import { readConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db.ts';
+import { LocalResultStore } from '../src/results-local.ts';
 import { RedisResultStore } from '../src/results-redis.ts';
 import { startRedis, type RedisServer } from './redis.ts';
 import { standIn } from './stand-in.ts';
@@ -99,6 +100,27 @@ describe('results in Redis', () => {
     expect(pttl).toBeLessThanOrEqual(ttlMs);
     expect(await r.keys('quire:partial:*')).toEqual([]);
     expect(Number(await r.zscore('quire:results', name))).toBeGreaterThan(Date.now());
+  });
+
+  it('reads any range of a result, across its pieces, as a batch file is read from its zip', async () => {
+    const bytes = randomBytes(2.5 * 1024 * 1024);
+    const redisStore = await store();
+    const local = new LocalResultStore(mkdtempSync(join(dir, 'local-')), 60_000);
+    await local.init();
+    for (const s of [redisStore, local]) {
+      const found = (await s.find(await s.saveStream(stream(bytes), 'results.zip')))!;
+      for (const [start, end] of [
+        [0, 10],
+        [1024 * 1024 - 5, 1024 * 1024 + 5],
+        [1_000_000, 2_200_000],
+        [bytes.length - 3, bytes.length],
+        [7, 7],
+      ] as const) {
+        const parts: Buffer[] = [];
+        for await (const part of found.open({ start, end })) parts.push(part as Buffer);
+        expect(Buffer.compare(Buffer.concat(parts), bytes.subarray(start, end)), `${start}-${end}`).toBe(0);
+      }
+    }
   });
 
   it('keeps an empty result as an empty file', async () => {

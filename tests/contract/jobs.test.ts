@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -8,6 +7,7 @@ import { corpusDir } from '../lib/corpus.ts';
 import { download, post } from '../lib/http.ts';
 import { pageCount, rotations } from '../lib/pdf.ts';
 import { descendants, stillRunning, type Proc } from '../lib/procs.ts';
+import { unzip } from '../lib/zip.ts';
 
 const eleven = join(corpusDir, 'pdf', 'qpdf-11-pages.pdf');
 const zeroBytes = join(corpusDir, 'pdf-broken', 'pdfplumber-zero-byte.pdf');
@@ -16,7 +16,11 @@ const scan = join(corpusDir, 'pdf', 'textract-ocr_text-scanned.pdf');
 interface JobView {
   id: string;
   state: string;
-  progress: { files: { done: number; total: number }; pages?: { done: number; total: number } };
+  progress: {
+    files: { done: number; total: number };
+    pages?: { done: number; total: number };
+    perFile?: { file: string; state: string; pages?: number; error?: { code: string; message: string } }[];
+  };
   result?: {
     download: string;
     properties?: Record<string, unknown>;
@@ -51,18 +55,6 @@ async function ended(id: string, timeoutMs = 100_000): Promise<JobView> {
     if (Date.now() > until) throw new Error(`job ${id} still ${view.state}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** A zip's entries unpacked into a folder of their own. */
-function unzip(path: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'quire-jobs-zip-'));
-  execFileSync('python3', [
-    '-c',
-    'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
-    path,
-    dir,
-  ]);
-  return dir;
 }
 
 describe('jobs through nginx, the gateway, the queue in Redis and the workers', () => {
@@ -109,6 +101,43 @@ describe('jobs through nginx, the gateway, the queue in Redis and the workers', 
     for (const entry of report.filter((r) => r.outcome === 'ok')) {
       expect(pageCount(join(dir, entry.result!))).toBe(11);
     }
+  });
+
+  it("shows each file of a batch in progress.perFile, and sends each file's result on its own", async () => {
+    const four = join(corpusDir, 'pdf', 'pypdf-pdflatex-4-pages.pdf');
+    const accepted = await submit('tool=rotate-pdf', [eleven, zeroBytes, four], { angle: '270' });
+    // Refused at once, the empty file has failed before the job runs; the others wait with their pages.
+    expect(accepted.progress.perFile).toEqual([
+      { file: 'qpdf-11-pages.pdf', state: 'queued', pages: 11 },
+      { file: 'pdfplumber-zero-byte.pdf', state: 'failed', error: { code: 'empty_file', message: expect.any(String) } },
+      { file: 'pypdf-pdflatex-4-pages.pdf', state: 'queued', pages: 4 },
+    ]);
+    const done = await ended(accepted.id);
+    expect(done.progress.perFile!.map((f) => f.state)).toEqual(['done', 'failed', 'done']);
+    expect(done.progress.perFile![1]!.error).toEqual(done.result!.report![1]!.error);
+
+    const files = `${base}/api/v1/jobs/${accepted.id}/files`;
+    const third = await fetch(`${files}/3`);
+    expect(third.status).toBe(200);
+    expect(third.headers.get('content-type')).toBe('application/pdf');
+    expect(third.headers.get('content-disposition')).toContain(done.result!.report![2]!.result!);
+    const path = join(tmpdir(), `quire-job-file-${accepted.id}.pdf`);
+    writeFileSync(path, Buffer.from(await third.arrayBuffer()));
+    expect(pageCount(path)).toBe(4);
+    expect(rotations(path).every((r) => r === 270)).toBe(true);
+    // The same bytes as the zip's entry: one stored copy, read in place.
+    const dir = unzip((await download(base, done.result!.download)).path);
+    expect(readFileSync(path)).toEqual(readFileSync(join(dir, done.result!.report![2]!.result!)));
+
+    const failed = await fetch(`${files}/2`);
+    expect(failed.status).toBe(400);
+    expect(((await failed.json()) as { error: { code: string } }).error.code).toBe('empty_file');
+    for (const n of ['4', '0', 'report.json', '..%2F..%2Fetc%2Fpasswd']) {
+      const none = await fetch(`${files}/${n}`);
+      expect(none.status, n).toBe(404);
+    }
+    // Only whoever holds the job's id: another id finds nothing.
+    expect((await fetch(`${base}/api/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA/files/1`)).status).toBe(404);
   });
 
   it('cancels a running OCR job: its engine processes are gone and it has no result', async () => {

@@ -62,7 +62,9 @@ describe('tool page copy', () => {
       expect(await texts(page, 'dl.faq dd')).toEqual([
         'Yes, we do not store your files. All processing is done in-memory.',
         'Absolutely! Our tools are mobile-friendly and work in your browser.',
-        'You can upload and process one file at a time. Batch mode is coming soon!',
+        id === 'pdf-from-url'
+          ? 'This tool takes one web address at a time: run it again for each page you want as a PDF.'
+          : 'Yes. Choose or drop up to 20 files at once: each is processed on its own, you see how each one goes, and you can download each result or all of them in one zip.',
       ]);
       // Trending: other tools, as cards.
       const trending = page.locator('section[aria-labelledby="trending"] a.tool-card');
@@ -130,15 +132,26 @@ describe('choosing files', () => {
     })()`);
   }
 
-  it('a single-file tool takes only the first file of a drop', async () => {
+  it("a single-file tool takes drops' files as one batch, up to the catalog's 20, and says when it left some out", async () => {
     await onToolPage('pdf-compress', async (page) => {
       await drop(page, ['first.pdf', 'second.pdf']);
-      await page.locator('.widget .file-list .file-name').first().waitFor();
-      expect(await page.locator('.widget .file-list .file-name').allTextContents()).toEqual(['first.pdf']);
-      // A new choice replaces the file.
-      await drop(page, ['third.pdf']);
-      await page.locator('.widget .file-list .file-name', { hasText: 'third.pdf' }).waitFor();
-      expect(await page.locator('.widget .file-list .file-name').allTextContents()).toEqual(['third.pdf']);
+      await page.locator('.widget .file-list .file-name', { hasText: 'second.pdf' }).waitFor();
+      expect(await page.locator('.widget .file-list .file-name').allTextContents()).toEqual([
+        'first.pdf',
+        'second.pdf',
+      ]);
+      expect(await page.locator('.widget .note[role="alert"]').count()).toBe(0);
+      // Another drop adds to the batch, up to its bound.
+      await drop(
+        page,
+        Array.from({ length: 20 }, (_, i) => `more-${i + 1}.pdf`),
+      );
+      await page.locator('.widget .file-list .file-name', { hasText: 'more-18.pdf' }).waitFor();
+      const listed = await page.locator('.widget .file-list .file-name').allTextContents();
+      expect(listed).toEqual(['first.pdf', 'second.pdf', ...Array.from({ length: 18 }, (_, i) => `more-${i + 1}.pdf`)]);
+      expect(await texts(page, '.widget .note[role="alert"]')).toEqual([
+        'A batch takes at most 20 files: only the first 20 were kept.',
+      ]);
     });
   });
 
@@ -168,10 +181,15 @@ describe('choosing files', () => {
       ] as const) {
         await drop(page, [`f${size}.pdf`], [size]);
         await page.locator('.widget .file-list .file-name', { hasText: `f${size}.pdf` }).waitFor();
-        expect(await texts(page, '.widget .file-list .file-size')).toEqual([text]);
+        expect((await texts(page, '.widget .file-list .file-size')).at(-1)).toBe(text);
       }
-      expect(await page.locator('.widget .file-list button').count()).toBe(1);
-      expect(await page.locator('.widget .file-list li').getAttribute('draggable')).toBe('false');
+      // A batch's files run each on its own: only ✕ to remove one, no order to set.
+      expect(await page.locator('.widget .file-list button').count()).toBe(3);
+      expect(
+        await page
+          .locator('.widget .file-list li')
+          .evaluateAll((items) => items.map((li) => li.getAttribute('draggable'))),
+      ).toEqual(['false', 'false', 'false']);
       expect(await page.getByRole('button', { name: /^Move / }).count()).toBe(0);
       expect(await page.locator('.widget .upload > .hint').count()).toBe(0);
     });

@@ -313,8 +313,10 @@ describe('What can I do next?', () => {
     expect(page.url()).toBe(`${site.base}/tools/pdf-compress`);
     expect(await widget(page).locator('.note').textContent()).toBe('Your result from the previous tool is ready here.');
     expect(await fileNames(page)).toEqual([rotated.name.replace(/^[0-9a-f]{32}-/, '')]);
-    // The file listed is the rotate result itself, fetched by the page from its download link.
-    expect(fetched).toEqual([`200 ${href}`]);
+    // The file listed is the rotate result itself, fetched by the page from its download link (as its
+    // first page's picture on the result card is).
+    expect(fetched.length).toBeGreaterThan(0);
+    expect(new Set(fetched)).toEqual(new Set([`200 ${href}`]));
     expect(await widget(page).locator('.upload-status').textContent()).toBe('');
 
     await expectSuccess(page, await convert(page));

@@ -2,36 +2,47 @@ import { useState } from 'react';
 import { downloadUrl, readableName } from '../lib/api.ts';
 import { toolKey, useLanguageCode, useT, type CopyKey } from '../i18n/use-t.ts';
 import type { Result } from './upload/use-upload-run.ts';
+import { ResultPreview } from './jobs/ResultPreview.tsx';
+import { ResultSummary } from './jobs/ResultSummary.tsx';
+
+/** What was checked, as a list in the visitor's language; checks without words of their own are left out. */
+export function saidChecks(t: ReturnType<typeof useT>, list: string[]): string {
+  return list
+    .map((c) => t(`checks.${c}` as CopyKey))
+    .filter((text) => !text.startsWith('checks.'))
+    .join(', ');
+}
 
 export function ResultLink({ result }: { result: Result }) {
   const t = useT();
   const name = readableName(result.download);
-  const said = (list: string[]) =>
-    list
-      .map((c) => t(`checks.${c}` as CopyKey))
-      .filter((text) => !text.startsWith('checks.'))
-      .join(', ');
+  const said = (list: string[]) => saidChecks(t, list);
   const checks = said(result.checks);
   return (
     <div className="result">
-      <a className="button primary" href={downloadUrl(result.download)} download={name}>
-        ⬇ {t('upload.download', { name })}
-      </a>
-      {result.expiresAt && <ShareLink download={result.download} expiresAt={result.expiresAt} />}
-      {result.steps ? (
-        <details className="checks">
-          <summary>✔ {t('workflow.stepChecks')}</summary>
-          <ol>
-            {result.steps.map((step, i) => (
-              <li key={i}>
-                {t(toolKey(step.tool, 'name'))}: {said(step.checks) || '–'}
-              </li>
-            ))}
-          </ol>
-        </details>
-      ) : (
-        checks && <p className="checks">✔ {t('upload.checked', { checks })}</p>
-      )}
+      <div className="result-main">
+        <a className="button primary" href={downloadUrl(result.download)} download={name}>
+          ⬇ {t('upload.download', { name })}
+        </a>
+        {result.summary && <ResultSummary summary={result.summary} />}
+        {result.expiresAt && <ShareLink download={result.download} expiresAt={result.expiresAt} />}
+        {result.steps ? (
+          <details className="checks">
+            <summary>✔ {t('workflow.stepChecks')}</summary>
+            <ol>
+              {result.steps.map((step, i) => (
+                <li key={i}>
+                  {t(toolKey(step.tool, 'name'))}: {said(step.checks) || '–'}
+                </li>
+              ))}
+            </ol>
+          </details>
+        ) : (
+          checks && <p className="checks">✔ {t('upload.checked', { checks })}</p>
+        )}
+      </div>
+      {/* Beside the card, not below it: the card stays as tall as it was when it was scrolled into view. */}
+      {/\.pdf$/i.test(name) && <ResultPreview href={downloadUrl(result.download)} showPages={!result.summary} />}
     </div>
   );
 }

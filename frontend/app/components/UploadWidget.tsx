@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { constants } from '@quire/catalog/site';
 import { takesMany, takesUrl, type Tool } from '../lib/tools.ts';
 import { useLanguage } from '../i18n/index.ts';
 import { useT } from '../i18n/use-t.ts';
@@ -13,6 +14,9 @@ import { UrlField } from './upload/UrlField.tsx';
 import { useChosenFiles } from './upload/use-chosen-files.ts';
 import { usePasswordPrompt } from './upload/use-password-prompt.ts';
 import { useUploadRun, type Result } from './upload/use-upload-run.ts';
+import { BatchRows } from './jobs/BatchRows.tsx';
+import { isFinal, jobKey, rowsOf } from './jobs/job-view.ts';
+import { useJobRun } from './jobs/use-job-run.ts';
 
 export type { Result };
 
@@ -23,11 +27,20 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
   const byUrl = takesUrl(tool);
   const [url, setUrl] = useState('');
   const [options, setOptions] = useState<Record<string, string>>({});
-  const chosen = useChosenFiles(tool);
+  // A single-file tool takes several files as one batch job, each file run on its own.
+  const batchable = !byUrl && !takesMany(tool);
+  const chosen = useChosenFiles(tool, batchable ? constants.batchMaxFiles : undefined);
   const password = usePasswordPrompt(tool.passwordFirst);
   const run = useUploadRun(tool, onResult);
+  const job = useJobRun();
+  const key = jobKey(tool.id);
+  const call = { steps: [tool.id], batch: true, key };
   // Files a page view makes for the call (sign-pdf's signature image), sent after the chosen ones.
   const [madeFiles, setMadeFiles] = useState<File[]>([]);
+  // A page view's files belong to one document: with them, only one file is sent.
+  const asBatch = batchable && chosen.files.length > 1 && madeFiles.length === 0;
+  // A batch this tab started and left (a reload) is followed again.
+  useEffect(() => void job.resume(call), [tool.id]);
   // The one PDF chosen (with a certificate, say), for a page view of it.
   const pdfs = chosen.files.filter((f) => /\.pdf$/i.test(f.name));
   const pdfFile = pdfs.length === 1 ? pdfs[0] : undefined;
@@ -36,11 +49,12 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
     if (!chosen.choose(list)) return;
     password.forget();
     run.reset();
+    job.reset(key);
   }
 
   async function convert(e: FormEvent) {
     e.preventDefault();
-    if (run.busy) return;
+    if (run.busy || job.busy) return;
     if (byUrl ? !url.trim().startsWith('http') : chosen.files.length === 0) {
       run.refuse(t(byUrl ? 'upload.validUrl' : 'upload.chooseFile'));
       return;
@@ -52,8 +66,20 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
       options,
       password: password.password,
     });
-    password.follow(await run.send(form));
+    if (!asBatch) return void password.follow(await run.send(form));
+    run.reset();
+    const address = `/api/v1/jobs?tool=${encodeURIComponent(tool.id)}`;
+    password.follow(
+      await job.start(
+        form,
+        address,
+        call,
+        chosen.files.map((f) => f.name),
+      ),
+    );
   }
+
+  const following = job.busy || job.job !== undefined || job.status !== '';
 
   return (
     <form className="upload" onSubmit={convert} noValidate>
@@ -66,14 +92,19 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
           }}
         />
       ) : (
-        <DropZone tool={tool} onFiles={choose} />
+        <DropZone tool={tool} batch={batchable} onFiles={choose} />
       )}
       {chosen.carried && <p className="note">{t('upload.carried')}</p>}
+      {chosen.tooMany && (
+        <p className="note" role="alert">
+          {t('batch.tooMany', { max: constants.batchMaxFiles })}
+        </p>
+      )}
       {chosen.files.length > 0 && (
         <FileList
           files={chosen.files}
           reorder={takesMany(tool)}
-          onChange={(next) => (chosen.setFiles(next), run.reset())}
+          onChange={(next) => (chosen.setFiles(next), run.reset(), job.reset(key))}
         />
       )}
       <OptionsForm
@@ -91,10 +122,22 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
         }
       />
       <ToolPasswordField tool={tool} prompt={password} />
-      <button type="submit" className="button primary" disabled={run.busy}>
+      <button type="submit" className="button primary" disabled={run.busy || job.busy}>
         {password.asking && !tool.passwordFirst ? t('upload.passwordSubmit') : t('upload.convert')}
       </button>
-      <RunStatus progress={run.progress} status={run.status} failed={run.failed} result={run.result} />
+      {/* One status element throughout, so that its live region hears every message. */}
+      {following ? (
+        <RunStatus progress={job.progress} status={job.status} failed={job.failed} />
+      ) : (
+        <RunStatus progress={run.progress} status={run.status} failed={run.failed} result={run.result} />
+      )}
+      {following && (job.job || job.busy) && (
+        <BatchRows
+          rows={rowsOf(job.files, job.job)}
+          zip={job.job?.state === 'done' ? job.result?.download : undefined}
+          onCancel={job.job && !isFinal(job.job.state) ? () => void job.cancel() : undefined}
+        />
+      )}
     </form>
   );
 }

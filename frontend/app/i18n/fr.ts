@@ -101,7 +101,10 @@ export const fr: Translation = {
     faqMobileQuestion: 'Cet outil fonctionne-t-il sur mobile ?',
     faqMobileAnswer: 'Absolument ! Nos outils sont adaptés aux mobiles et fonctionnent dans votre navigateur.',
     faqManyQuestion: 'Puis-je convertir plusieurs fichiers ?',
-    faqManyAnswer: 'Vous pouvez importer et traiter un fichier à la fois. Le traitement par lots arrive bientôt !',
+    faqManyAnswer:
+      'Oui. Choisissez ou déposez jusqu’à {{max}} fichiers à la fois : chacun est traité séparément, vous suivez l’avancement de chacun et pouvez télécharger chaque résultat ou tous dans un zip.',
+    faqManyAnswerUrl:
+      'Cet outil prend une adresse web à la fois : relancez-le pour chaque page que vous voulez en PDF.',
     faqManyAnswerMulti:
       'Oui. Cet outil accepte plusieurs fichiers à la fois et les conserve dans l’ordre que vous choisissez.',
     unknown: 'Outil inconnu',
@@ -145,6 +148,30 @@ export const fr: Translation = {
     copyLink: 'Copier le lien',
     linkCopied: 'Lien copié',
     linkExpires: 'Le lien fonctionne jusqu’à {{time}}, puis le fichier est supprimé.',
+  },
+  batch: {
+    files: 'Vos fichiers',
+    uploading: 'Envoi de vos fichiers…',
+    queued: 'En attente d’un serveur libre : {{done}} fichiers sur {{count}} terminés…',
+    running: 'Traitement : {{done}} fichiers sur {{count}} terminés…',
+    done: 'Terminé : {{ok}} fichiers sur {{count}} convertis.',
+    cancelled: 'Annulé : aucun résultat n’a été conservé.',
+    cancel: 'Annuler',
+    downloadAll: 'Tout télécharger (zip)',
+    tooMany: 'Un lot prend au plus {{max}} fichiers : seuls les {{max}} premiers ont été gardés.',
+    pages: '{{count}} pages',
+    sizeSaved: 'Taille : {{before}} → {{after}} ({{saved}} % de moins)',
+    pagesInOut: 'Pages : {{before}} en entrée, {{after}} en sortie',
+    pagesOut: 'Pages : {{after}}',
+    preview: 'Première page du résultat',
+    states: {
+      uploading: 'Envoi',
+      queued: 'En attente',
+      processing: 'En cours',
+      done: 'Terminé',
+      failed: 'Échec',
+      cancelled: 'Annulé',
+    },
   },
   problems: {
     emptyFile: '{{file}} est vide (0 octet). Veuillez choisir à nouveau le fichier.',

@@ -4,7 +4,7 @@ import { authHeaders } from './auth.ts';
 
 /** What a tool or workflow call came to, as the page shows it. */
 export type RunOutcome =
-  | { ok: true; download: string; checks: string[]; expiresAt?: string }
+  | { ok: true; download: string; checks: string[]; expiresAt?: string; properties?: Record<string, unknown> }
   /** The server answered with a contract error (`message` is the server's, in English; `details` what it is about). */
   | { ok: false; reason: 'error'; code: ErrorCode; message: string; details?: ErrorDetails }
   /** An answer without a download: shown as "Conversion failed". */
@@ -16,7 +16,8 @@ function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorMessages, value);
 }
 
-function outcomeOf(status: number, text: string): RunOutcome {
+/** What an answer to a tool call says: its download, or the contract error (a bare status said as one). */
+export function outcomeOf(status: number, text: string): RunOutcome {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -26,14 +27,15 @@ function outcomeOf(status: number, text: string): RunOutcome {
   const b = body as {
     download?: unknown;
     expiresAt?: unknown;
-    properties?: { checks?: unknown };
+    properties?: { checks?: unknown } & Record<string, unknown>;
     error?: { code?: unknown; message?: unknown; details?: unknown };
   };
   if (status >= 200 && status < 300 && typeof b?.download === 'string' && b.download) {
     const checks = Array.isArray(b.properties?.checks) ? b.properties.checks.filter((c) => typeof c === 'string') : [];
     const expiresAt =
       typeof b.expiresAt === 'string' && !Number.isNaN(Date.parse(b.expiresAt)) ? b.expiresAt : undefined;
-    return { ok: true, download: b.download, checks, ...(expiresAt ? { expiresAt } : {}) };
+    const properties = typeof b.properties === 'object' && b.properties ? { properties: b.properties } : {};
+    return { ok: true, download: b.download, checks, ...(expiresAt ? { expiresAt } : {}), ...properties };
   }
   if (b?.error && isErrorCode(b.error.code)) {
     const details = readErrorDetails(b.error.details);
@@ -62,6 +64,17 @@ export async function postForm(
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
+  const answer = await sendForm(url, form, onProgress, signal);
+  return answer ? outcomeOf(answer.status, answer.text) : { ok: false, reason: 'network' };
+}
+
+/** The answer to a form posted with upload progress (see postForm); undefined when the request failed. */
+export async function sendForm(
+  url: string,
+  form: FormData,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<{ status: number; text: string } | undefined> {
   const headers = await authHeaders().catch((): Record<string, string> => ({}));
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
@@ -70,9 +83,9 @@ export async function postForm(
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) onProgress(Math.round((e.loaded / e.total) * 100));
     };
-    xhr.onload = () => resolve(outcomeOf(xhr.status, xhr.responseText));
-    xhr.onerror = () => resolve({ ok: false, reason: 'network' });
-    xhr.onabort = () => resolve({ ok: false, reason: 'network' });
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+    xhr.onerror = () => resolve(undefined);
+    xhr.onabort = () => resolve(undefined);
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });

@@ -1,4 +1,5 @@
-import { findTool, takesMany, tools, type Tool } from '../lib/tools.ts';
+import { findTool, takesMany, takesUrl, tools, type Tool } from '../lib/tools.ts';
+import { constants } from '@quire/catalog/site';
 import { fileKinds } from '@quire/catalog/kinds';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -127,7 +128,14 @@ function ToolPage({ tool }: { tool: Tool }) {
   const faqs = [
     [t('tool.faqSafeQuestion', { label }), t('tool.faqSafeAnswer')],
     [t('tool.faqMobileQuestion'), t('tool.faqMobileAnswer')],
-    [t('tool.faqManyQuestion'), t(many ? 'tool.faqManyAnswerMulti' : 'tool.faqManyAnswer')],
+    [
+      t('tool.faqManyQuestion'),
+      many
+        ? t('tool.faqManyAnswerMulti')
+        : takesUrl(tool)
+          ? t('tool.faqManyAnswerUrl')
+          : t('tool.faqManyAnswer', { max: constants.batchMaxFiles }),
+    ],
   ];
   return (
     <div className="page tool-page">

@@ -5,13 +5,13 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { jobFileLimit, parseOptions, type Tool } from '@quire/catalog';
 import { ToolError } from '@quire/base';
 import { checkPublicUrl, checkToolRequest, uploadedFiles } from '@quire/http';
-import { pageCountOrNaN } from '@quire/pdf';
+import { openZipEntry, pageCountOrNaN } from '@quire/pdf';
 import { userOf } from '../auth.ts';
 import type { JobsConfig } from '../config.ts';
 import { sendResult, type ResultStore } from '../results.ts';
 import { forwardedFields, resolveChain, upload } from '../runs.ts';
 import type { Dispatch } from './dispatch.ts';
-import { isFinal, publicView, type JobRecord, type JobSpec, type RecordStore } from './records.ts';
+import { isFinal, publicView, type FileProgress, type JobRecord, type JobSpec, type RecordStore } from './records.ts';
 import { endJob, jobFolder } from './worker.ts';
 import type { Webhooks } from './webhook.ts';
 
@@ -74,6 +74,26 @@ export function jobsApi(deps: JobsApiDeps): express.Router {
       const found = await deps.store.find(record.result!.download);
       if (!found) throw new ToolError('not_found', 'This result has expired.');
       sendResult(res, found);
+    }),
+  );
+
+  router.get(
+    '/api/v1/jobs/:id/files/:n',
+    handle(async (req, res) => {
+      const record = await find(req);
+      if (record.state !== 'done') throw new ToolError('job_not_finished');
+      // The n-th file sent (from 1), as the report lists them.
+      const n = /^[1-9][0-9]{0,3}$/.test(String(req.params.n)) ? Number(req.params.n) : 0;
+      const entry = record.result?.report?.[n - 1];
+      if (!entry) throw new ToolError('not_found', 'This job has no such file.');
+      if (!entry.result) throw new ToolError(entry.error!.code as 'internal', entry.error!.message);
+      const found = await deps.store.find(record.result!.download);
+      // Read from the batch's zip, the one copy kept: only the name the report gives is looked up.
+      const inZip =
+        found &&
+        (await openZipEntry({ size: found.size, read: (start, end) => found.open({ start, end }) }, entry.result));
+      if (!inZip) throw new ToolError('not_found', 'This result has expired.');
+      sendResult(res, { readableName: entry.result, size: inZip.size, open: () => inZip.stream });
     }),
   );
 
@@ -186,6 +206,7 @@ function submit(deps: JobsApiDeps) {
         progress: {
           files: { done: 0, total: inputs.length },
           ...(pages !== undefined && { pages: { done: 0, total: pages } }),
+          ...(batch && { perFile: inputs.map(fileProgress) }),
         },
         spec: {
           steps: chain.map((t) => t.id),
@@ -254,6 +275,12 @@ async function checkInputs(first: Tool, req: Request): Promise<{ inputs: Input[]
   return { inputs, batch: true };
 }
 
+/** A batch's file before it runs: one its check refused has failed already. */
+function fileProgress(input: Input): FileProgress {
+  if (input.error) return { file: input.name, state: 'failed', error: input.error };
+  return { file: input.name, state: 'queued', ...(input.pages !== undefined && { pages: input.pages }) };
+}
+
 /** The job's webhook, when it has one: an address on the public internet, as pdf-from-url's. */
 async function checkWebhook(req: Request): Promise<string | undefined> {
   const raw = (req.body as Record<string, unknown> | undefined)?.webhook ?? req.query.webhook;
@@ -269,14 +296,12 @@ async function checkWebhook(req: Request): Promise<string | undefined> {
 
 /** Each PDF's pages, noted on its input; their sum, when every input is a PDF whose pages could be read. */
 async function countPages(folder: string, inputs: Input[]): Promise<number | undefined> {
-  if (inputs.length === 0 || inputs.some((i) => i.kind !== 'pdf')) return undefined;
   const job = { workdir: folder, signal: AbortSignal.timeout(30_000), deadline: Date.now() + 30_000 };
-  let total = 0;
+  let total: number | undefined = inputs.length > 0 ? 0 : undefined;
   for (const input of inputs) {
-    const pages = await pageCountOrNaN(`${folder}/${input.file}`, job).catch(() => NaN);
-    if (!Number.isInteger(pages)) return undefined;
-    input.pages = pages;
-    total += pages;
+    const pages = input.kind === 'pdf' ? await pageCountOrNaN(`${folder}/${input.file}`, job).catch(() => NaN) : NaN;
+    if (Number.isInteger(pages)) input.pages = pages;
+    total = total !== undefined && Number.isInteger(pages) ? total + pages : undefined;
   }
   return total;
 }

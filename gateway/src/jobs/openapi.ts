@@ -7,6 +7,15 @@ const counter = {
   properties: { done: { type: 'integer' }, total: { type: 'integer' } },
 };
 
+const error = { $ref: '#/components/schemas/Error/properties/error' };
+
+/** An array of objects, a batch's files. */
+const listOf = (description: string, required: string[], properties: Record<string, unknown>) => ({
+  type: 'array',
+  description,
+  items: { type: 'object', required, properties },
+});
+
 /** A job as GET /api/v1/jobs/{id} shows it. */
 export const jobSchema = {
   type: 'object',
@@ -26,6 +35,12 @@ export const jobSchema = {
         files: counter,
         pages: { ...counter, description: 'When every file is a PDF whose pages could be counted' },
         steps: { ...counter, description: "A workflow's steps ended, for a job of one file" },
+        perFile: listOf("A batch: each file's state, in the order sent", ['file', 'state'], {
+          file: { type: 'string' },
+          state: { type: 'string', enum: ['queued', 'processing', 'done', 'failed'] },
+          pages: { type: 'integer', description: 'When it is a PDF whose pages could be counted' },
+          error,
+        }),
       },
     },
     result: {
@@ -35,24 +50,16 @@ export const jobSchema = {
       properties: {
         download: { type: 'string', description: 'At /uploads/{download} while results live' },
         properties: { type: 'object' },
-        report: {
-          type: 'array',
-          description: 'A batch: each file, in the order sent (also report.json in the zip)',
-          items: {
-            type: 'object',
-            required: ['file', 'outcome'],
-            properties: {
-              file: { type: 'string' },
-              outcome: { type: 'string', enum: ['ok', 'failed'] },
-              result: { type: 'string', description: 'Its name in the zip' },
-              error: { $ref: '#/components/schemas/Error/properties/error' },
-              checks: { type: 'object' },
-            },
-          },
-        },
+        report: listOf('A batch: each file, in the order sent (also report.json in the zip)', ['file', 'outcome'], {
+          file: { type: 'string' },
+          outcome: { type: 'string', enum: ['ok', 'failed'] },
+          result: { type: 'string', description: 'Its name in the zip' },
+          error,
+          checks: { type: 'object' },
+        }),
       },
     },
-    error: { $ref: '#/components/schemas/Error/properties/error' },
+    error,
   },
 };
 
@@ -111,6 +118,23 @@ export function jobPaths(errors: Record<string, unknown>): Record<string, unknow
         summary: 'The job as Server-Sent Events (numbered; `event` is its state) until it ends',
         parameters: [idParameter],
         responses: { '200': { description: 'text/event-stream' }, ...errors },
+      },
+    },
+    '/api/v1/jobs/{id}/files/{n}': {
+      get: {
+        operationId: 'job_file',
+        summary: "One file's result from a done batch, read from its zip; a failed file's error",
+        parameters: [
+          idParameter,
+          {
+            name: 'n',
+            in: 'path',
+            required: true,
+            schema: { type: 'integer', minimum: 1 },
+            description: 'Its place in the report, from 1',
+          },
+        ],
+        responses: { '200': { description: 'The file, as an attachment' }, ...errors },
       },
     },
     '/api/v1/jobs/{id}/result': {

@@ -22,8 +22,23 @@ export interface FileReport {
   checks?: Record<string, unknown>;
 }
 
+/** Where one file of a batch is: waiting its turn, under way, or ended. */
+export type FileState = 'queued' | 'processing' | 'done' | 'failed';
+
+/** One file of a batch as it goes, in the order sent. */
+export interface FileProgress {
+  file: string;
+  state: FileState;
+  /** Its pages, when it is a PDF whose pages could be counted. */
+  pages?: number;
+  /** Why it failed (as the report says, once the batch ends). */
+  error?: { code: string; message: string };
+}
+
 export interface JobProgress {
   files: { done: number; total: number };
+  /** A batch's files, each with its own state. */
+  perFile?: FileProgress[];
   /** Pages of the PDFs given, for the tools that work page by page (OCR, rendering), when they were counted. */
   pages?: { done: number; total: number };
   /** A workflow's steps, for one file (a batch counts its files). */

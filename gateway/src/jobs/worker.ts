@@ -9,7 +9,14 @@ import type { GatewayMetrics } from '../metrics.ts';
 import type { ResultStore } from '../results.ts';
 import { runSteps, toStore } from '../runs.ts';
 import { toWorkFolder, type ServiceClient, type StepInput } from '../service-client.ts';
-import { isFinal, type FileReport, type JobRecord, type JobResult, type RecordStore } from './records.ts';
+import {
+  isFinal,
+  type FileProgress,
+  type FileReport,
+  type JobRecord,
+  type JobResult,
+  type RecordStore,
+} from './records.ts';
 import type { Webhooks } from './webhook.ts';
 
 export interface JobRunnerDeps {
@@ -85,7 +92,7 @@ export function jobRunner(deps: JobRunnerDeps) {
       );
       if (!started) return;
       const job: Job = { workdir, signal: abort.signal, deadline: began + record.spec.timeoutMs };
-      const run = { ...deps, record: started, chain, folder, job };
+      const run: Run = { ...deps, record: started, chain, folder, job, progressWrites: Promise.resolve() };
       const result = record.spec.batch ? await runBatch(run) : await runOne(run);
       await endJob(deps, id, { state: 'done', result });
       await recordHistory(deps, started, result.download);
@@ -104,11 +111,12 @@ export function jobRunner(deps: JobRunnerDeps) {
 }
 
 function zeroProgress(record: JobRecord): JobRecord['progress'] {
-  const { files, pages } = record.progress;
+  const { files, pages, perFile } = record.progress;
   const steps = record.spec.steps.length;
   return {
     files: { done: 0, total: files.total },
     ...(pages && { pages: { done: 0, total: pages.total } }),
+    ...(perFile && { perFile }),
     ...(steps > 1 && !record.spec.batch && { steps: { done: 0, total: steps } }),
   };
 }
@@ -118,6 +126,11 @@ interface Run extends JobRunnerDeps {
   chain: Tool[];
   folder: string;
   job: Job;
+  /**
+   * Progress is written one change at a time, each the newest when its turn comes: a batch's files end
+   * side by side, and an older change written last would hide a newer one.
+   */
+  progressWrites: Promise<void>;
 }
 
 function stepsOf(run: Run, inputs: StepInput[]) {
@@ -154,11 +167,21 @@ async function runBatch(run: Run): Promise<JobResult> {
   const inputs = run.record.spec.inputs;
   let filesDone = 0;
   let pagesDone = 0;
-  const outcomes = await mapLimit(inputs, parallelism(), async (input) => {
+  const perFile = [...(run.record.progress.perFile ?? [])];
+  const outcomes = await mapLimit(inputs, parallelism(), async (input, i) => {
+    if (!input.error) {
+      perFile[i] = { ...perFile[i]!, state: 'processing' };
+      await progress(run, filesDone, pagesDone, perFile);
+    }
     const outcome = input.error ? { error: input.error } : await runFile(run, input);
     filesDone++;
     pagesDone += input.pages ?? 0;
-    await progress(run, filesDone, pagesDone);
+    const { file, pages } = perFile[i]!;
+    perFile[i] =
+      'error' in outcome
+        ? { file, state: 'failed', ...(pages !== undefined && { pages }), error: outcome.error }
+        : { file, state: 'done', ...(pages !== undefined && { pages }) };
+    await progress(run, filesDone, pagesDone, perFile);
     return outcome;
   });
   const report: FileReport[] = [];
@@ -210,10 +233,16 @@ async function runFile(run: Run, input: JobRecord['spec']['inputs'][number]): Pr
   }
 }
 
-async function progress(run: Run, filesDone: number, pagesDone: number | undefined): Promise<void> {
+async function progress(
+  run: Run,
+  filesDone: number,
+  pagesDone: number | undefined,
+  perFile?: FileProgress[],
+): Promise<void> {
   const { files, pages, steps } = run.record.progress;
   await setProgress(run, {
     files: { done: filesDone, total: files.total },
+    ...(perFile && { perFile: [...perFile] }),
     ...(pages && { pages: { done: pagesDone ?? 0, total: pages.total } }),
     ...(steps && { steps: { done: filesDone === files.total ? steps.total : steps.done, total: steps.total } }),
   });
@@ -221,7 +250,11 @@ async function progress(run: Run, filesDone: number, pagesDone: number | undefin
 
 async function setProgress(run: Run, next: JobRecord['progress']): Promise<void> {
   run.record = { ...run.record, progress: next };
-  await run.records.update(run.record.id, { progress: next }, run.liveTtlMs);
+  const write = run.progressWrites.then(async () => {
+    await run.records.update(run.record.id, { progress: run.record.progress }, run.liveTtlMs);
+  });
+  run.progressWrites = write.catch(() => undefined);
+  await write;
 }
 
 /** A signed-in owner's history: the job's tools and its result while it lives. */

@@ -8,3 +8,4 @@ export * from './qpdf.ts';
 export * from './similarity.ts';
 export * from './verify.ts';
 export * from './zip.ts';
+export * from './zip-entry.ts';

@@ -9,6 +9,8 @@ import { takeHandoff } from '../../lib/handoff.ts';
 export function useChosenFiles(tool: Tool, batch?: number) {
   const [files, setFiles] = useState<File[]>([]);
   const [carried, setCarried] = useState(false);
+  // A batch's files beyond its bound were left out of the last choice.
+  const [tooMany, setTooMany] = useState(false);
 
   useEffect(() => {
     let current = true;
@@ -29,10 +31,14 @@ export function useChosenFiles(tool: Tool, batch?: number) {
     if (chosen.length === 0) return false;
     // Single-file tools take the first file of a picker or drop; the others add to the list.
     const max = batch ?? ('kinds' in tool.input ? tool.input.max : 1);
-    setFiles(takesMany(tool) || batch ? [...files, ...chosen].slice(0, max) : chosen.slice(0, 1));
+    // A file carried in to a single-file tool gives way to the visitor's own (merge keeps it, to add to).
+    const before = carried && !takesMany(tool) ? [] : files;
+    const kept = takesMany(tool) || batch ? [...before, ...chosen] : chosen.slice(0, 1);
+    setTooMany(batch !== undefined && kept.length > max);
+    setFiles(kept.slice(0, max));
     setCarried(false);
     return true;
   }
 
-  return { files, carried, choose, setFiles };
+  return { files, carried, tooMany, choose, setFiles };
 }

@@ -6,6 +6,7 @@ import { recordLocalUse } from '../../lib/history.ts';
 import { readsPdf, type Tool } from '../../lib/tools.ts';
 import { useT } from '../../i18n/use-t.ts';
 import { outcomeMessage } from './outcome-message.ts';
+import { summaryOf, type Summary } from '../jobs/job-view.ts';
 
 export interface Result {
   download: string;
@@ -14,6 +15,8 @@ export interface Result {
   expiresAt?: string;
   /** A workflow's steps, each with what was checked of its result. */
   steps?: { tool: string; checks: string[] }[];
+  /** What the result changed: a smaller file, or pages in and out. */
+  summary?: Summary;
 }
 
 /** What a run shows (RunStatus): its status line, whether it failed, its progress, busy, its result. */
@@ -61,7 +64,13 @@ export function useUploadRun(tool: Tool, onResult: (result: Result | undefined) 
     setBusy(false);
     setProgress(100);
     if (outcome.ok) {
-      const done = { download: outcome.download, checks: outcome.checks, expiresAt: outcome.expiresAt };
+      const summary = summaryOf(outcome.properties);
+      const done = {
+        download: outcome.download,
+        checks: outcome.checks,
+        expiresAt: outcome.expiresAt,
+        ...(summary && { summary }),
+      };
       setResult(done);
       onResult(done);
       // A local history, for visitors who are not signed in (the gateway keeps the others').

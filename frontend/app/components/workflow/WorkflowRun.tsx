@@ -15,7 +15,9 @@ import { usePasswordPrompt } from '../upload/use-password-prompt.ts';
 import { useUploadRun } from '../upload/use-upload-run.ts';
 import { checkSteps, stepOf, stepProblem, type Step } from './chain.ts';
 import { runAddress } from './run-address.ts';
-import { useJobRun } from './use-job-run.ts';
+import { BatchRows } from '../jobs/BatchRows.tsx';
+import { isFinal, rowsOf } from '../jobs/job-view.ts';
+import { useJobRun } from '../jobs/use-job-run.ts';
 
 /**
  * The tool page's upload widget for a workflow: the first step's files (dropped or picked), the password
@@ -57,8 +59,8 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
       await job.start(
         form,
         sent.address,
-        steps.map((s) => s.tool),
-        asBatch,
+        { steps: steps.map((s) => s.tool), batch: asBatch },
+        chosen.files.map((f) => f.name),
       ),
     );
   }
@@ -87,10 +89,17 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
         {password.asking && !first.passwordFirst ? t('upload.passwordSubmit') : t('workflow.run')}
       </button>
       {!ready && <p className="muted">{t('workflow.needInput')}</p>}
+      {/* One status element throughout, so that its live region hears every message. */}
       {job.status || job.busy ? (
         <RunStatus progress={job.progress} status={job.status} failed={job.failed} result={job.result} />
       ) : (
         <RunStatus progress={run.progress} status={run.status} failed={run.failed} result={run.result} />
+      )}
+      {job.job?.progress.perFile && (
+        <BatchRows
+          rows={rowsOf(job.files, job.job)}
+          onCancel={isFinal(job.job.state) ? undefined : () => void job.cancel()}
+        />
       )}
     </form>
   );
