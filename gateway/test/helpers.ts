@@ -9,9 +9,7 @@ import { openDatabase, type Db } from '../src/db.ts';
 import type { JobBackend } from '../src/jobs/index.ts';
 import { LocalResultStore } from '../src/results-local.ts';
 
-export const corpus =
-  // Or where QUIRE_CORPUS says, for a checkout that is not beside it.
-  process.env.QUIRE_CORPUS ?? new URL('../../../shared/corpus/', import.meta.url).pathname;
+export const corpus = new URL('../../../shared/corpus/', import.meta.url).pathname;
 
 /**
  * A gateway in-process on a fresh data directory; settings as the environment would give them. Its jobs'

@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The shared corpus beside the project: read-only documents written by others. */
-export const corpusDir =
-  // Or where QUIRE_CORPUS says, for a checkout that is not beside it.
-  process.env.QUIRE_CORPUS ?? new URL('../../../shared/corpus/', import.meta.url).pathname;
+export const corpusDir = new URL('../../../shared/corpus/', import.meta.url).pathname;
 
 export interface CorpusFile {
   path: string;
