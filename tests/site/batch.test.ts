@@ -142,4 +142,20 @@ describe('batches on a tool page', () => {
     expect(await widget(page).getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it('cancels a running batch when other files are chosen instead', async () => {
+    const { page, errors } = await site.open('/tools/pdf-ocr');
+    const input = widget(page).locator('input[type=file]');
+    await input.setInputFiles([scan, scan, scan]);
+    await widget(page).getByRole('button', { name: 'Convert', exact: true }).click();
+    await jobHolds(page);
+    const id = (await page.evaluate(`sessionStorage.getItem('quire:job:pdf-ocr')`)) as string;
+    await input.setInputFiles([four]);
+    const state = async () =>
+      ((await (await fetch(`${site.base}/api/v1/jobs/${id}`)).json()) as { state: string }).state;
+    for (let i = 0; i < 100 && (await state()) !== 'cancelled'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await state()).toBe('cancelled');
+    expect(await page.evaluate(`sessionStorage.getItem('quire:job:pdf-ocr')`)).toBeNull();
+    expect(errors).toEqual([]);
+  });
 });

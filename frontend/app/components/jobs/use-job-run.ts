@@ -225,8 +225,12 @@ export function useJobRun() {
     await fetch(jobAddress(job.id), { method: 'DELETE', headers }).catch(() => undefined);
   }
 
-  /** Back to idle: what was shown belongs to inputs that have changed; a kept job is forgotten. */
+  /**
+   * Back to idle: what was shown belongs to inputs that have changed; a kept job is forgotten, and one
+   * still under way is cancelled, as nobody would see its result and it holds one of the visitor's places.
+   */
   function reset(key?: string) {
+    void cancel();
     stop.current();
     remember(key, undefined);
     setJob(undefined);
