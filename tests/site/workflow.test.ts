@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { findTool, workflowTools } from '@quire/catalog';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../lib/browser.ts';
+import { useBrowser, waitForHydration, waitUntil } from '../lib/browser.ts';
 import { corpusDir } from '../lib/corpus.ts';
 import { pageCount, qpdfCheck, rotations, text, words } from '../lib/pdf.ts';
 import { downloadResult, settledStatus } from './site.ts';
 
 const eleven = join(corpusDir, 'pdf', 'qpdf-11-pages.pdf');
 const twelveDocx = join(corpusDir, 'office', 'gotenberg-pages_12.docx');
+const scan = join(corpusDir, 'pdf', 'textract-ocr_text-scanned.pdf');
 const name = (id: string) => findTool(id)!.name;
 
 const site = useBrowser();
@@ -278,6 +279,19 @@ describe('several files through a workflow whose first step takes one', () => {
 });
 
 describe('the spec’s /workflow/{steps} address', () => {
+  it('finds a run under way again after a reload, and shows how it ended', async () => {
+    const { page, errors } = await site.open('/workflow/pdf-ocr,pdf-to-text');
+    await page.locator(`${runForm} input[type="file"]`).setInputFiles([scan, scan]);
+    await runButton(page).click();
+    const underWay = `document.querySelectorAll('${runForm} .batch-row[data-state="queued"], ${runForm} .batch-row[data-state="processing"]').length > 0`;
+    await waitUntil(page, underWay, 60_000, 'a batch row under way');
+    await page.reload();
+    await waitForHydration(page);
+    expect(await settledStatus(page, runForm)).toBe('Done: 2 files went through 2 steps, in one zip.');
+    expect(await page.locator(`${runForm} .batch-row[data-state="done"]`).count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
   it('/workflow/pdf-compress,pdf-unlock shows those two steps and runs them', async () => {
     const { page, errors } = await site.open('/workflow/pdf-compress,pdf-unlock');
     expect(await page.locator('main h1').textContent()).toBe('Saved workflow');

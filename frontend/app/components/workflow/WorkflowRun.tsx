@@ -16,7 +16,7 @@ import { useUploadRun } from '../upload/use-upload-run.ts';
 import { checkSteps, stepOf, stepProblem, type Step } from './chain.ts';
 import { runAddress } from './run-address.ts';
 import { BatchRows } from '../jobs/BatchRows.tsx';
-import { isFinal, rowsOf } from '../jobs/job-view.ts';
+import { isFinal, jobKey, rowsOf } from '../jobs/job-view.ts';
 import { useJobRun } from '../jobs/use-job-run.ts';
 
 /**
@@ -35,8 +35,15 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
   const run = useUploadRun(first, () => undefined);
   const ready = chosen.files.length > 0;
   const chain = JSON.stringify(steps.map(stepOf));
-  // What was shown belongs to steps that have changed.
-  useEffect(() => (run.reset(), job.reset()), [chain]);
+  // Where a reload finds the run again: the steps are in the page's address.
+  const key = jobKey(`workflow:${chain}`);
+  const call = { steps: steps.map((s) => s.tool), batch: asBatch, key };
+  // What was shown belongs to steps that have changed; a run of these steps this tab left is followed again.
+  useEffect(() => {
+    run.reset();
+    job.reset();
+    void job.resume(call);
+  }, [chain]);
 
   async function start(e: FormEvent) {
     e.preventDefault();
@@ -59,7 +66,7 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
       await job.start(
         form,
         sent.address,
-        { steps: steps.map((s) => s.tool), batch: asBatch },
+        call,
         chosen.files.map((f) => f.name),
       ),
     );
@@ -74,14 +81,14 @@ export function WorkflowRun({ steps, first }: { steps: Step[]; first: Tool }) {
           if (!chosen.choose(list)) return;
           password.forget();
           run.reset();
-          job.reset();
+          job.reset(key);
         }}
       />
       {ready && (
         <FileList
           files={chosen.files}
           reorder={takesMany(first)}
-          onChange={(next) => (chosen.setFiles(next), run.reset(), job.reset())}
+          onChange={(next) => (chosen.setFiles(next), run.reset(), job.reset(key))}
         />
       )}
       <ToolPasswordField tool={first} prompt={password} />
