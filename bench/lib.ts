@@ -111,11 +111,46 @@ export function watchMemory(roots: Record<string, number>, everyMs = 50): () => 
       }
     }
   };
+  return sampled(sample, everyMs, () => peaks);
+}
+
+/** Runs `sample` now and every `everyMs` until the returned stop, which samples once more and gives `result()`. */
+function sampled<T>(sample: () => void, everyMs: number, result: () => T): () => T {
   const timer = setInterval(sample, everyMs);
   sample();
   return () => {
     clearInterval(timer);
     sample();
-    return peaks;
+    return result();
   };
+}
+
+/**
+ * Samples, every `everyMs`, the resident memory (VmRSS) of a process and everything below it, all
+ * added up, leaving out the trees of `besides`: the highest total seen, in MB. A child that lives
+ * less than a sample is missed.
+ */
+export function watchTreeMemory(root: number, besides: number[] = [], everyMs = 100): () => number {
+  let peak = 0;
+  const sample = () => {
+    const procs = parents();
+    const inTree = (pid: number): boolean => {
+      for (let p = pid; p > 1; p = procs.get(p)?.ppid ?? 0) {
+        if (besides.includes(p)) return false;
+        if (p === root) return true;
+      }
+      return false;
+    };
+    let kb = 0;
+    for (const pid of procs.keys()) {
+      if (!inTree(pid)) continue;
+      try {
+        kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      } catch {
+        // gone already
+      }
+    }
+    peak = Math.max(peak, kb / 1024);
+  };
+  return sampled(sample, everyMs, () => peak);
 }

@@ -8,14 +8,14 @@
  * pdftotext of the digital pages. Speed: pages per second of both on one 10-page made scan, best of
  * two runs each, alternated. Target: pdf-ocr at least 0.9× bare OCRmyPDF's speed, and as accurate.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { charAccuracy, prf, type PRF } from '../tests/lib/fidelity/measures.ts';
-import { corpus, startService, time, type BenchReport } from './lib.ts';
+import { corpus, startService, time, watchTreeMemory, type BenchReport } from './lib.ts';
 
 const port = 13261;
 const dpi = 200;
@@ -162,13 +162,20 @@ async function quire(file: string, out: string): Promise<void> {
   writeFileSync(out, await callService('pdf-ocr', file));
 }
 
-/** Bare OCRmyPDF as a person would run it: its defaults, the text beside the PDF. */
-function bare(file: string, out: string): string {
+/** Bare OCRmyPDF as a person would run it: its defaults, the text beside the PDF. Run apart, so its memory can be watched. */
+async function bare(file: string, out: string): Promise<string> {
   const sidecar = `${out}.txt`;
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PYTHON')));
-  execFileSync('ocrmypdf', ['--quiet', '--sidecar', sidecar, file, out], { env });
+  await new Promise<void>((resolve, reject) =>
+    execFile('ocrmypdf', ['--quiet', '--sidecar', sidecar, file, out], { env, timeout: 1_200_000 }, (err) =>
+      err ? reject(err) : resolve(),
+    ),
+  );
   return readFileSync(sidecar, 'utf8');
 }
+
+/** This process's resident memory now, in MB. */
+const ownMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 
 const pagesOf = (file: string) => Number(execFileSync('qpdf', ['--show-npages', file]).toString());
 
@@ -201,7 +208,7 @@ export async function benchOcr(): Promise<BenchReport> {
     for (const c of cases) {
       const ours = join(dir, 'ours.pdf');
       await quire(c.path, ours);
-      const sidecar = bare(c.path, join(dir, 'bare.pdf'));
+      const sidecar = await bare(c.path, join(dir, 'bare.pdf'));
       rows.push({
         file: c.file,
         pages: pagesOf(c.path),
@@ -216,12 +223,21 @@ export async function benchOcr(): Promise<BenchReport> {
     execFileSync('qpdf', ['--empty', '--pages', ...cases.slice(1).map((c) => c.path), '--', join(dir, 'all.pdf')]);
     execFileSync('qpdf', ['--empty', '--pages', join(dir, 'all.pdf'), '1-10', '--', ten]);
     const seconds = { quire: Infinity, ocrmypdf: Infinity };
+    // Peak memory: the service with the programs it starts, against bare OCRmyPDF's processes (this one's other children).
+    const memoryMb = { quire: 0, ocrmypdf: 0 };
     for (let run = 0; run < speedRuns; run++) {
+      const ours = watchTreeMemory(service.pid!);
       seconds.quire = Math.min(seconds.quire, await time(() => quire(ten, join(dir, 'ours-10.pdf'))));
-      seconds.ocrmypdf = Math.min(seconds.ocrmypdf, await time(async () => bare(ten, join(dir, 'bare-10.pdf'))));
+      memoryMb.quire = Math.max(memoryMb.quire, ours());
+      const theirs = watchTreeMemory(process.pid, [service.pid!]);
+      seconds.ocrmypdf = Math.min(seconds.ocrmypdf, await time(() => bare(ten, join(dir, 'bare-10.pdf'))));
+      // The bench's own process is not bare OCRmyPDF's: only what it started counts.
+      memoryMb.ocrmypdf = Math.max(memoryMb.ocrmypdf, theirs() - ownMb());
     }
     const speed = {
       pages: 10,
+      quirePeakMb: memoryMb.quire,
+      ocrmypdfPeakMb: memoryMb.ocrmypdf,
       quirePagesPerSecond: 10 / seconds.quire,
       ocrmypdfPagesPerSecond: 10 / seconds.ocrmypdf,
       ratio: seconds.ocrmypdf / seconds.quire,
@@ -239,7 +255,13 @@ const f3 = (x: number) => x.toFixed(3);
 
 function summarize(
   rows: Row[],
-  speed: { quirePagesPerSecond: number; ocrmypdfPagesPerSecond: number; ratio: number },
+  speed: {
+    quirePagesPerSecond: number;
+    ocrmypdfPagesPerSecond: number;
+    ratio: number;
+    quirePeakMb: number;
+    ocrmypdfPeakMb: number;
+  },
   machine: { date: string; cores: number; load: number[] },
 ): string {
   const lines = rows.map(
@@ -267,6 +289,6 @@ function summarize(
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...lines,
     '',
-    `Speed on a 10-page made scan: pdf-ocr ${speed.quirePagesPerSecond.toFixed(2)} pages/s, bare OCRmyPDF ${speed.ocrmypdfPagesPerSecond.toFixed(2)} pages/s: ${speed.ratio.toFixed(2)}× (target ≥ 0.9×). Run on ${machine.date}, shared ${machine.cores}-core machine, load average ${machine.load.map((l) => l.toFixed(1)).join(' then ')}: other work slows both sides.`,
+    `Speed on a 10-page made scan: pdf-ocr ${speed.quirePagesPerSecond.toFixed(2)} pages/s, bare OCRmyPDF ${speed.ocrmypdfPagesPerSecond.toFixed(2)} pages/s: ${speed.ratio.toFixed(2)}× (target ≥ 0.9×), best of ${speedRuns} runs each. Peak memory on it (resident, all processes at once): pdf-extract with OCRmyPDF, Tesseract and Ghostscript under it ${speed.quirePeakMb.toFixed(0)} MB, bare OCRmyPDF ${speed.ocrmypdfPeakMb.toFixed(0)} MB. Run on ${machine.date}, shared ${machine.cores}-core machine, load average ${machine.load.map((l) => l.toFixed(1)).join(' then ')}: other work slows both sides.`,
   ].join('\n');
 }

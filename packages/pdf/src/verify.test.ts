@@ -324,6 +324,36 @@ describe('verifyResult', () => {
     );
   });
 
+  it("leaves out qpdf's full check of a result whose engine checked its streams, still catching what the rest finds", async () => {
+    const j = job();
+    const withFlag = (result: string) =>
+      verifyResult({
+        tool: findTool('pdf-ocr')!,
+        inputs: [{ path: four, kind: 'pdf' }],
+        options: {},
+        result: { path: result, kind: 'pdf', streamsChecked: true },
+        // A job of its own: nothing read by the check without the flag is recalled.
+        job: job(),
+      });
+    const fullChecks = () => runs.mock.calls.filter(([cmd, args]) => cmd === 'qpdf' && args.includes('--check'));
+    const copy = join(j.workdir, 'copy.pdf');
+    execFileSync('qpdf', [four, copy]);
+    expect(await runsOf(() => check('pdf-ocr', [four], copy, {}, j))).toContain(`qpdf ${copy}`);
+    expect(fullChecks().map(([, args]) => args.at(-1))).toEqual([copy]);
+    let passed: string[] = [];
+    const read = await runsOf(async () => (passed = await withFlag(copy)));
+    // Its structure and sampled pages are still read; no stream of it is decoded by qpdf.
+    expect(read).toContain(`qpdf ${copy}`);
+    expect(fullChecks()).toEqual([]);
+    expect(passed).toEqual(['opens', 'pages', 'pixels']);
+    const { twoPages, blank, notPdf } = broken(j.workdir);
+    const failure = async (result: string) =>
+      ((await withFlag(result).catch((e: unknown) => e)) as VerificationError).check;
+    expect(await failure(notPdf)).toBe('opens');
+    expect(await failure(twoPages)).toBe('pages');
+    expect(await failure(blank)).toBe('pixels');
+  });
+
   it("takes a long result's page count as claimed when it is the count planned, and still catches a tree shorter than its claim", async () => {
     const j = job();
     const thirty = join(corpus, 'pdf/qpdf-page-labels-and-outlines.pdf');

@@ -153,7 +153,8 @@ export interface VerifyRequest {
   /** The inputs as the tool read them: PDFs already decrypted. */
   inputs: { path: string; kind: FileKind }[];
   options: Record<string, unknown>;
-  result: { path: string; kind: FileKind };
+  /** `streamsChecked`: see ToolResult.streamsChecked in the service kit. */
+  result: { path: string; kind: FileKind; streamsChecked?: boolean };
   job: Job;
   /** What earlier checks read, to be reused; by default the job's own, shared by calls with its signal. */
   cache?: VerifyCache;
@@ -300,7 +301,11 @@ async function openResult(
     return {
       pdf: ahead(
         // A clean result is promised of every stream: its check is qpdf's full one.
-        copiesStreams(req) ? openCopied(req, reads, counting) : reads.opened(result.path),
+        streamsCheckedBefore(req)
+          ? reads.structure(result.path)
+          : copiesStreams(req)
+            ? openCopied(req, reads, counting)
+            : reads.opened(result.path),
       ),
     };
   if (result.kind === 'zip') {
@@ -359,6 +364,13 @@ async function openCopied(req: VerifyRequest, reads: PageReads, counting: Promis
   // Sampled pages that are not there are the page check's to report.
   return decodes || (pages !== undefined && pages !== planned.pages) ? pages : undefined;
 }
+
+/**
+ * A result whose engine decoded every stream of it before writing it out (qpdf's full check, as
+ * OCRmyPDF runs on its output), not promised clean: its structure and page count are read, its
+ * streams not decoded again. Its sampled pages are still read and rendered.
+ */
+const streamsCheckedBefore = (req: VerifyRequest) => req.result.streamsChecked === true && req.tool.checks.opens !== 'clean';
 
 /** A result whose streams are the input's, not promised clean: its sampled pages are checked copied out. */
 const copiesStreams = (req: VerifyRequest) => req.tool.checks.streams === 'copied' && req.tool.checks.opens !== 'clean';

@@ -52,6 +52,16 @@ export interface ToolResult {
   name?: string;
   /** What the tool did, for the caller: pages, bytes, choices made. */
   properties?: Record<string, unknown>;
+  /**
+   * A PDF result whose every stream its engine has just decoded and checked (as OCRmyPDF checks what
+   * it writes): the check then reads its structure and sampled pages, not every stream again.
+   */
+  streamsChecked?: boolean;
+  /**
+   * Checks of the tool's own still under way (a VerificationError when one fails): they run beside
+   * the kit's check of the result, which is offered only once both have passed.
+   */
+  checking?: Promise<void>;
 }
 
 export type ToolRun<Options = Record<string, unknown>> = (ctx: ToolContext<Options>) => Promise<ToolResult>;
@@ -196,13 +206,24 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
     const result = await run({ ...ctx, inputs });
     const ran = performance.now();
     const kind = result.kind ?? outputKind(tool, ctx.options);
-    const checks = await verifyCounted(
-      { tool, inputs, options: ctx.options, result: { path: result.path, kind }, job: ctx },
+    const verifying = verifyCounted(
+      {
+        tool,
+        inputs,
+        options: ctx.options,
+        result: { path: result.path, kind, streamsChecked: result.streamsChecked },
+        job: ctx,
+      },
       tool.id,
       { metrics, log: ctx.log },
     );
+    // Both are waited for, so neither runs on once the call has failed; the tool's own failure comes first.
+    const [checked, own] = await Promise.allSettled([verifying, result.checking]);
+    if (own.status === 'rejected') throw own.reason;
+    if (checked.status === 'rejected') throw checked.reason;
     const timing = { open: began - opening, tool: ran - began, verify: performance.now() - ran };
-    return { ...result, kind, properties: { ...result.properties, checks }, timing };
+    const { checking: _, ...offered } = result;
+    return { ...offered, kind, properties: { ...result.properties, checks: checked.value }, timing };
   } finally {
     await reading.catch(() => undefined);
   }

@@ -47,20 +47,26 @@ export async function run(ctx: ToolContext<ToolOptions<'pdf-ocr'>>): Promise<Too
   if (outcome === 'had-text') return unchanged(source, pages, asked);
 
   if ((await pageCount(out, ctx)) !== pages) throw new VerificationError('pages', 'OCR changed the page count');
-  const after = await textByPage(out, pages, ctx);
-  if (choices.existingText === 'skip') {
-    const changed = before.findIndex((t, i) => hadText[i] && words(t) !== words(after[i]!));
-    if (changed >= 0) throw new VerificationError('text', `page ${changed + 1} had text and it changed`);
-  }
-  if (!choices.deskew && !choices.rotate) {
-    const likeness = await leastLikeness(source, out, pages, ctx);
-    if (likeness < minLikeness) throw new VerificationError('looks', `a sampled page's SSIM is ${likeness.toFixed(4)}`);
-  }
-  const ocrPages = pageNumbers(hadText.map((had) => choices.existingText === 'redo' || !had));
-  const textless = ocrPages.filter((p) => !hasText(after[p - 1]!));
-  const pagesWithoutText = await withInk(out, textless, ctx);
+  // Compared while the text is read here and the kit checks the result (rendering pages of its own).
+  const checking =
+    choices.deskew || choices.rotate
+      ? undefined
+      : leastLikeness(source, out, pages, ctx).then((likeness) => {
+          if (likeness < minLikeness)
+            throw new VerificationError('looks', `a sampled page's SSIM is ${likeness.toFixed(4)}`);
+        });
+  // Awaited by the kit; until then, a failure here waits for it so nothing runs on after the call.
+  checking?.catch(() => undefined);
+  const pagesWithoutText = await textLayer(out, pages, before, choices, ctx).catch(async (err: unknown) => {
+    await checking?.catch(() => undefined);
+    throw err;
+  });
+  const ocrPages = pageNumbers(before.map((t) => choices.existingText === 'redo' || !hasText(t)));
   return {
     path: out,
+    // OCRmyPDF decodes and checks every stream of what it writes (exit 0), but not of a PDF/A it failed to make.
+    streamsChecked: outcome === 'done',
+    ...(checking && { checking }),
     properties: {
       pages,
       ocrPages,
@@ -71,6 +77,31 @@ export async function run(ctx: ToolContext<ToolOptions<'pdf-ocr'>>): Promise<Too
       ...(outcome === 'not-pdfa' && { note: 'The PDF is searchable but could not be made PDF/A.' }),
     },
   };
+}
+
+/**
+ * The pages OCR was to read that came out without text though they are not blank; throws when a page
+ * that had text lost it (skip).
+ */
+async function textLayer(
+  out: string,
+  pages: number,
+  before: string[],
+  choices: OcrChoices,
+  ctx: ToolContext,
+): Promise<number[]> {
+  const after = await textByPage(out, pages, ctx);
+  const hadText = before.map(hasText);
+  if (choices.existingText === 'skip') {
+    const changed = before.findIndex((t, i) => hadText[i] && words(t) !== words(after[i]!));
+    if (changed >= 0) throw new VerificationError('text', `page ${changed + 1} had text and it changed`);
+  }
+  const ocrPages = pageNumbers(hadText.map((had) => choices.existingText === 'redo' || !had));
+  return withInk(
+    out,
+    ocrPages.filter((p) => !hasText(after[p - 1]!)),
+    ctx,
+  );
 }
 
 function unchanged(source: string, pages: number, asked: Record<string, unknown>): ToolResult {
