@@ -55,7 +55,7 @@ function rowsOf(items: readonly Atom[]): number {
 }
 
 /** Empty bands of a projection: [start, end) gaps between the items' extents along one axis. */
-function gaps(items: readonly Atom[], axis: 'x' | 'y'): [number, number][] {
+function gaps(items: readonly Box[], axis: 'x' | 'y'): [number, number][] {
   const spans = items
     .map((a) => (axis === 'x' ? [a.x0, a.x1] : [a.top, a.bottom]) as [number, number])
     .sort((a, b) => a[0] - b[0]);
@@ -89,7 +89,7 @@ function verticalCut(items: Atom[], size: number): Atom[][] | undefined {
   );
   const solid = items.filter((a) => !loose.has(a));
   const minGap = rows >= 4 ? 0.7 : rows >= 2 ? 1.0 : 2.5;
-  const vgaps = solid.length > 1 ? gaps(solid, 'x').filter(([a, b]) => b - a >= minGap * size) : [];
+  const vgaps = solid.length > 1 ? gaps(ocrJoined(solid), 'x').filter(([a, b]) => b - a >= minGap * size) : [];
   if (!vgaps.length) return undefined;
   const parts: Atom[][] = [];
   let rest = [...solid].sort((a, b) => a.x0 - b.x0);
@@ -186,6 +186,9 @@ function gutterCut(items: Atom[], size: number, out: Atom[][], depth: number): b
   const x0 = Math.min(...items.map((a) => a.x0));
   const x1 = Math.max(...items.map((a) => a.x1));
   const w = Math.max(3, 0.5 * size);
+  const spans = new Map(lines.map((l) => [l, ocrSpans(l)]));
+  // A line whose words an OCR engine read as one line has them on both sides of the band [g, g + w].
+  const parted = (l: Line, g: number) => spans.get(l)!.some((s) => s.x1 <= g && s.x0 >= g + w);
   let best = -1;
   let bestEnd = -1;
   let bestScore = 4;
@@ -201,7 +204,7 @@ function gutterCut(items: Atom[], size: number, out: Atom[][], depth: number): b
         else if (f.x0 >= x + w) right = true;
         else over = true;
       }
-      if (over) cross++;
+      if (over || (left && right && parted(l, x))) cross++;
       else if (left && right) both++;
     }
     for (const a of loose) if (a.x0 < x + w && a.x1 > x) cross++;
@@ -217,7 +220,7 @@ function gutterCut(items: Atom[], size: number, out: Atom[][], depth: number): b
   const across = (b: Box) => b.x0 < g1 && b.x1 > g0;
   for (const l of lines) {
     const atoms = l.frags.map((f) => atomOf.get(f)!);
-    if (atoms.some(across)) units.push({ top: l.top, atoms, across: true });
+    if (atoms.some(across) || parted(l, g0)) units.push({ top: l.top, atoms, across: true });
     else for (const a of atoms) units.push({ top: a.top, atoms: [a], across: false });
   }
   for (const a of loose) units.push({ top: a.top, atoms: [a], across: across(a) });
@@ -281,6 +284,33 @@ function gutterCut(items: Atom[], size: number, out: Atom[][], depth: number): b
   }
   flush();
   return true;
+}
+
+/** The pieces' boxes, the words an OCR engine read as one line joined in one: no white band parts them. */
+function ocrJoined(items: readonly Atom[]): Box[] {
+  const lines = new Map<string, Box>();
+  const out: Box[] = [];
+  for (const a of items) {
+    const id = 'frag' in a ? a.frag.ocrLine : undefined;
+    if (id === undefined) {
+      out.push(a);
+      continue;
+    }
+    const b = lines.get(id);
+    lines.set(id, b ? { x0: Math.min(b.x0, a.x0), x1: Math.max(b.x1, a.x1), top: b.top, bottom: b.bottom } : a);
+  }
+  return [...out, ...lines.values()];
+}
+
+/** Where each OCR line's words reach on a line: the right edge of its first word, the left of its last. */
+function ocrSpans(line: Line): { x1: number; x0: number }[] {
+  const spans = new Map<string, { x1: number; x0: number }>();
+  for (const f of line.frags) {
+    if (f.ocrLine === undefined) continue;
+    const s = spans.get(f.ocrLine) ?? { x1: Infinity, x0: -Infinity };
+    spans.set(f.ocrLine, { x1: Math.min(s.x1, f.x1), x0: Math.max(s.x0, f.x0) });
+  }
+  return [...spans.values()];
 }
 
 type Seq = { line: Line } | { block: Table | Figure };

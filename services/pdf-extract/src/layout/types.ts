@@ -23,6 +23,8 @@ export interface Frag {
   rtl: boolean;
   /** Text that does not run left to right on the page (rotated or vertical writing). */
   rotated: boolean;
+  /** The line an OCR engine read the word in: no column cut parts it from that line's other words. */
+  ocrLine?: string;
 }
 
 export interface Box {

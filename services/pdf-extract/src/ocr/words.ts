@@ -66,6 +66,7 @@ export function tsvWords(tsv: string, scale: number): Frag[] {
       font: noFont,
       rtl: rtlScript.test(w.text),
       rotated: false,
+      ocrLine: w.line,
     };
   });
 }
