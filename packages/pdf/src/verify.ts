@@ -370,7 +370,8 @@ async function openCopied(req: VerifyRequest, reads: PageReads, counting: Promis
  * OCRmyPDF runs on its output), not promised clean: its structure and page count are read, its
  * streams not decoded again. Its sampled pages are still read and rendered.
  */
-const streamsCheckedBefore = (req: VerifyRequest) => req.result.streamsChecked === true && req.tool.checks.opens !== 'clean';
+const streamsCheckedBefore = (req: VerifyRequest) =>
+  req.result.streamsChecked === true && req.tool.checks.opens !== 'clean';
 
 /** A result whose streams are the input's, not promised clean: its sampled pages are checked copied out. */
 const copiesStreams = (req: VerifyRequest) => req.tool.checks.streams === 'copied' && req.tool.checks.opens !== 'clean';

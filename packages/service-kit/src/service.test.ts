@@ -83,21 +83,27 @@ describe('the kit over HTTP', () => {
 
   it("offers a result only once the tool's own checks still under way have passed, and never one that failed them", async () => {
     let ownCheckEnded = false;
-    const checked = (fails: boolean): ToolRun => async (ctx) => {
-      const out = join(ctx.workdir, 'out.pdf');
-      await copyFile(ctx.inputs[0]!.path, out);
-      const checking = exec('sleep', ['1'], { timeoutMs: 60_000, signal: ctx.signal }).then(() => {
-        ownCheckEnded = true;
-        if (fails) throw new VerificationError('looks', 'made to fail');
-      });
-      return { path: out, checking };
-    };
-    const passed = await request(app({}, checked(false))).post('/tools/rotate-pdf').attach('file', pdf);
+    const checked =
+      (fails: boolean): ToolRun =>
+      async (ctx) => {
+        const out = join(ctx.workdir, 'out.pdf');
+        await copyFile(ctx.inputs[0]!.path, out);
+        const checking = exec('sleep', ['1'], { timeoutMs: 60_000, signal: ctx.signal }).then(() => {
+          ownCheckEnded = true;
+          if (fails) throw new VerificationError('looks', 'made to fail');
+        });
+        return { path: out, checking };
+      };
+    const passed = await request(app({}, checked(false)))
+      .post('/tools/rotate-pdf')
+      .attach('file', pdf);
     expect(passed.status).toBe(200);
     expect(ownCheckEnded).toBe(true);
     expect(JSON.parse(passed.headers['x-quire-properties']!).checks).toEqual(['opens', 'pages', 'text', 'pixels']);
     ownCheckEnded = false;
-    const failed = await request(app({}, checked(true))).post('/tools/rotate-pdf').attach('file', pdf);
+    const failed = await request(app({}, checked(true)))
+      .post('/tools/rotate-pdf')
+      .attach('file', pdf);
     expect(failed.status).toBe(500);
     expect(failed.body.error.code).toBe('internal');
     expect(ownCheckEnded).toBe(true);
