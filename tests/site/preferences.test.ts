@@ -124,7 +124,13 @@ describe('languages', () => {
     const { page, dialogs } = await site.open('/', { locale: 'fr-FR' });
     await setLocalStorageItem(page, 'language', '<script>alert(1)</script>');
     await visit(page, page.url());
-    await waitUntil(page, `localStorage.getItem('language') === 'fr'`, pageWaitMs, 'French');
+    // The choice is saved at once; the page is French once its dictionary has loaded.
+    await waitUntil(
+      page,
+      `localStorage.getItem('language') === 'fr' && document.documentElement.lang === 'fr'`,
+      pageWaitMs,
+      'French',
+    );
     expect(await htmlAttr(page, 'lang')).toBe('fr');
     expect(dialogs).toEqual([]);
   });
