@@ -1,5 +1,5 @@
 import '@fontsource/dancing-script/400.css';
-import { useEffect, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useT } from '../../i18n/use-t.ts';
 import { useDrawnPage } from './page-surface.tsx';
 import { nudged, pointOnPage, type Point } from './crop-box.ts';
@@ -44,12 +44,27 @@ export function SignView({ pdf, values, onChange, onFiles }: FieldsView & { onFi
     };
   }, [typed, source]);
 
-  const place = (left: number, top: number, width = size) =>
-    onChange({
+  // Where the signature was last put: keys pressed faster than the page shows each move go on from
+  // there, not from the place the last render showed. A place shown that was not asked for here (typed in
+  // the fields) is taken up.
+  const last = useRef({ x, y, size });
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    if (asked.current.delete(`${x}:${y}:${size}`)) return;
+    asked.current.clear();
+    last.current = { x, y, size };
+  }, [x, y, size]);
+
+  const place = (left: number, top: number, width = last.current.size) => {
+    const next = {
       x: share(Math.max(0, Math.min(1 - width, left))),
       y: share(Math.max(0, Math.min(1 - (height * width) / size, top))),
       size: share(width),
-    });
+    };
+    last.current = { x: Number(next.x), y: Number(next.y), size: Number(next.size) };
+    asked.current.add(`${last.current.x}:${last.current.y}:${last.current.size}`);
+    onChange(next);
+  };
   const at = (e: PointerEvent<HTMLDivElement>) =>
     pointOnPage({ x: e.clientX, y: e.clientY }, e.currentTarget.getBoundingClientRect(), unit);
 
@@ -70,7 +85,14 @@ export function SignView({ pdf, values, onChange, onFiles }: FieldsView & { onFi
     place(p.x - grab.x, p.y - grab.y);
   }
   function key(e: KeyboardEvent) {
-    const next = nudged({ left: x, top: y, width: size, height }, e.key, e.shiftKey, 0.01, unit);
+    const at = last.current;
+    const next = nudged(
+      { left: at.x, top: at.y, width: at.size, height: (height * at.size) / size },
+      e.key,
+      e.shiftKey,
+      0.01,
+      unit,
+    );
     if (!next || !image) return;
     e.preventDefault();
     place(next.left, next.top, Math.max(0.02, next.width));
