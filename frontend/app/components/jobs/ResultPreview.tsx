@@ -13,6 +13,7 @@ const previewMaxBytes = 20 * 1024 * 1024;
 export function ResultPreview({ href, pagesIn, showPages }: { href: string; pagesIn?: number; showPages: boolean }) {
   const t = useT();
   const [shown, setShown] = useState<{ drawn: Drawn; pages: number }>();
+  const [none, setNone] = useState(false);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -24,24 +25,35 @@ export function ResultPreview({ href, pagesIn, showPages }: { href: string; page
         fetch(href, { signal: abort.signal }),
       ]);
       // A large result is not fetched a second time for its picture.
-      if (!res.ok || Number(res.headers.get('content-length') ?? Infinity) > previewMaxBytes) return abort.abort();
+      if (!res.ok || Number(res.headers.get('content-length') ?? Infinity) > previewMaxBytes) {
+        setNone(true);
+        return abort.abort();
+      }
       const pdf = await openPdf(new File([await res.blob()], 'result.pdf'), '');
-      if (!pdf.ok) return;
+      if (!pdf.ok) return setNone(true);
       close = pdf.close;
       const drawn = await pdf.draw(1, abort.signal);
       url = drawn.url;
       if (abort.signal.aborted) return URL.revokeObjectURL(drawn.url);
       setShown({ drawn, pages: pdf.pageCount });
-    })().catch(() => undefined); // left, or a result pdf.js cannot draw: no preview
+    })().catch(() => !abort.signal.aborted && setNone(true)); // a result pdf.js cannot draw: no preview
     return () => {
       abort.abort();
       close();
       if (url) URL.revokeObjectURL(url);
       setShown(undefined);
+      setNone(false);
     };
   }, [href]);
 
-  if (!shown) return null;
+  if (none) return null;
+  // Its room is kept while it is drawn, so that what was scrolled into view stays there.
+  if (!shown)
+    return (
+      <figure className="result-preview pending" aria-hidden="true">
+        {showPages && <figcaption>&nbsp;</figcaption>}
+      </figure>
+    );
   const pages =
     pagesIn !== undefined
       ? t('batch.pagesInOut', { before: pagesIn, after: shown.pages })
