@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { serverArgs } from '@quire/base';
 
 export const root = new URL('../', import.meta.url).pathname;
 export const corpus = join(root, '../shared/corpus');
@@ -36,7 +37,7 @@ export async function startService(
   // A service left on the port by an earlier run would answer the health check and be measured instead.
   const stale = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
   if (stale) throw new Error(`port ${port} already answers: stop what runs there first`);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, `services/${name}/src/main.ts`)], {
+  const child = spawn(process.execPath, serverArgs(join(root, `services/${name}/src/main.ts`)), {
     env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

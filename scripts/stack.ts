@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { services, type ServiceName } from '@quire/catalog';
-import { defaults } from '@quire/base';
+import { defaults, serverArgs } from '@quire/base';
 import {
   readNginxSettings,
   renderNginxConfig,
@@ -305,7 +305,7 @@ interface Run {
 /** One instance of the gateway or a service, a Node process, recorded among the stack's instances. */
 function startInstance(run: Run, what: Replicated, { name, port }: InstanceAt, entry: string, env: object): Child {
   const { plan } = run;
-  const child = run.layers.launch(name, process.execPath, ['--import', 'tsx', entry], {
+  const child = run.layers.launch(name, process.execPath, serverArgs(entry), {
     ...plan.baseEnv,
     PORT: String(port),
     HOST: '127.0.0.1',

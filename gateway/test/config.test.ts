@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { constants, services } from '@quire/catalog';
-import { defaults } from '@quire/base';
+import { defaults, serverArgs } from '@quire/base';
 import { readConfig } from '../src/config.ts';
 
 describe("the gateway's settings", () => {
@@ -49,7 +49,7 @@ describe("the gateway's settings", () => {
   });
 
   it('stop the gateway at start, before it listens, naming the setting', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
+    const run = spawnSync(process.execPath, serverArgs(join(import.meta.dirname, '..', 'src', 'main.ts')), {
       env: { PATH: process.env.PATH, JOB_TIMEOUT_MS: '90s', PORT: '1' },
       encoding: 'utf8',
       timeout: 60_000,

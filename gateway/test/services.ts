@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverArgs } from '@quire/base';
 import type { ServiceName } from '@quire/catalog';
 import { freePort } from './firebase-emulator.ts';
 
@@ -30,7 +31,7 @@ export async function startService(
   const port = await freePort();
   const workDir = mkdtempSync(join(tmpdir(), `quire-gw-${name}-`));
   const entry = join(root, `services/${name}/src/main.ts`);
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const proc = spawn(process.execPath, serverArgs(entry), {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WORK_DIR: workDir, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -25,7 +25,7 @@ RUN if [ -z "${SITE_URL:-}" ]; then unset SITE_URL; fi; npm run build
 RUN npx esbuild infra/docker/nginx-conf.ts --bundle --platform=node --format=esm --target=node20 \
     --log-level=warning --outfile=/app/nginx-conf.mjs
 
-# The gateway's dependencies and tsx (a dev tool of the workspace root, at the locked version). Install
+# The gateway's dependencies, esbuild among them (the TypeScript loader's compiler). Install
 # scripts run only for better-sqlite3, as scripts/setup.sh does: downloaded, or compiled from source.
 FROM node:20-bookworm-slim AS gateway-deps
 RUN apt-get update && apt-get install -y --no-install-recommends build-essential python3 \
@@ -35,10 +35,9 @@ COPY --from=manifests /manifests/ ./
 RUN set -eux; \
     flags="--omit=dev --workspace gateway --ignore-scripts --no-audit --no-fund"; \
     npm ci $flags; \
-    npm install --no-save $flags "tsx@$(node -p "require('./package-lock.json').packages['node_modules/tsx'].version")"; \
     npm rebuild better-sqlite3; \
     node -e "new (require('better-sqlite3'))(':memory:').close()"; \
-    node --import tsx --eval ''
+    node --input-type=module --eval "await import('esbuild')"
 
 FROM node:20-bookworm-slim AS gateway
 RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
@@ -61,7 +60,7 @@ EXPOSE 3100
 HEALTHCHECK --interval=15s --timeout=10s --start-period=30s --retries=3 \
     CMD node /usr/local/lib/quire/healthcheck.mjs "http://127.0.0.1:$PORT/healthz"
 ENTRYPOINT ["tini", "--"]
-CMD ["node", "--import", "tsx", "gateway/src/main.ts"]
+CMD ["node", "--import", "@quire/base/ts-loader", "gateway/src/main.ts"]
 
 # nginx in front: Debian's nginx-light, the same nginx as local runs (scripts/setup.sh), with the site and
 # the template, rendered when the container starts by the renderer `npm start` uses (infra/nginx/render.ts,

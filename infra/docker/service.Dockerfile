@@ -1,7 +1,7 @@
 # One image per service; the services differ only by name, port and engines:
 #   docker build -f infra/docker/service.Dockerfile --build-arg SERVICE=office --build-arg PORT=3102 .
 # SERVICE is a folder of services/, PORT its port in the catalog (packages/catalog, `services`). The
-# service's TypeScript runs through tsx, as scripts/stack.ts runs it.
+# service's TypeScript runs through @quire/base's loader, as scripts/stack.ts runs it.
 
 # Only the package manifests, so that npm ci is cached until a dependency changes.
 FROM node:20-bookworm-slim AS manifests
@@ -9,7 +9,7 @@ WORKDIR /src
 COPY . .
 RUN mkdir /manifests && find . \( -name package.json -o -name package-lock.json \) -exec cp --parents -t /manifests {} +
 
-# The service's own dependencies and tsx (a dev tool of the workspace root, at the locked version).
+# The service's own dependencies, esbuild among them (the TypeScript loader's compiler).
 # No install scripts: none of these needs one.
 FROM node:20-bookworm-slim AS deps
 ARG SERVICE
@@ -18,8 +18,7 @@ COPY --from=manifests /manifests/ ./
 RUN set -eux; \
     flags="--omit=dev --workspace services/$SERVICE --ignore-scripts --no-audit --no-fund"; \
     npm ci $flags; \
-    npm install --no-save $flags "tsx@$(node -p "require('./package-lock.json').packages['node_modules/tsx'].version")"; \
-    node --import tsx --eval ''
+    node --input-type=module --eval "await import('esbuild')"
 
 FROM node:20-bookworm-slim
 ARG SERVICE
@@ -62,4 +61,4 @@ EXPOSE ${PORT}
 HEALTHCHECK --interval=15s --timeout=10s --start-period=60s --retries=3 \
     CMD node /usr/local/lib/quire/healthcheck.mjs "http://127.0.0.1:$PORT/health"
 ENTRYPOINT ["tini", "--"]
-CMD ["sh", "-c", "exec node --import tsx \"services/$SERVICE/src/main.ts\""]
+CMD ["sh", "-c", "exec node --import @quire/base/ts-loader \"services/$SERVICE/src/main.ts\""]

@@ -7,3 +7,4 @@ export * from './metrics.ts';
 export * from './names.ts';
 export * from './program-version.ts';
 export * from './settings.ts';
+export * from './server-args.ts';

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { serverArgs } from '@quire/base';
 import { describe, expect, it } from 'vitest';
 import { readImageLimits } from '../src/config.ts';
 
@@ -28,7 +29,7 @@ describe("the image service's limits", () => {
   });
 
   it('are read when the service starts: a bad one stops it before it listens', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
+    const run = spawnSync(process.execPath, serverArgs(join(import.meta.dirname, '..', 'src', 'main.ts')), {
       env: { PATH: process.env.PATH, RENDER_MAX_PAGE_MEGAPIXELS: 'fifty', PORT: '1' },
       encoding: 'utf8',
       timeout: 60_000,

@@ -58,6 +58,8 @@ function startThread(pdfjs: Pdfjs): Thread {
   const { port1, port2 } = new MessageChannel();
   const thread = new Worker(new URL('./pdfjs-thread.mjs', import.meta.url), {
     workerData: { port: port2 },
+    // Plain JavaScript: the process's TypeScript loader (see @quire/base/ts-loader) is not wanted here.
+    execArgv: [],
     transferList: [port2],
     resourceLimits: { maxOldGenerationSizeMb: 512 },
   });
