@@ -6,6 +6,7 @@ import { layoutPage } from './blocks.ts';
 import { extractPage } from './extract.ts';
 import { isLeaderLine, markContinuations, markFurniture, markHyphens } from './flow.ts';
 import { markTableContinuations } from './table-runs.ts';
+import { settleLine } from './lines.ts';
 import { markTitles } from './titles.ts';
 import type { RawPage } from './extract.ts';
 import type { ImageOptions } from './images.ts';
@@ -89,6 +90,7 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
         };
         if (n === 1 && doc.numPages === 1) throw new ToolError('damaged_input', undefined, { cause: err });
       }
+      if (!scans[n - 1]) settle(layout);
       pages.push(layout);
       if (!scans[n - 1]) await opts.onPage?.(layout, n - 1);
     }
@@ -146,10 +148,19 @@ async function relayScans(
       // The scan's own image box would read as a chart's area and keep its table out.
       const read = { ...raw, frags, imageBoxes: raw.imageBoxes.filter((b) => !covers(b, raw)) };
       const layout = layoutPage({ number: n, raw: read, figures: figures.filter((f) => !f.background) });
-      pages[n - 1] = { ...layout, scanned: true, ocr: true };
+      pages[n - 1] = { ...settle(layout), scanned: true, ocr: true };
     }
     await opts.onPage?.(pages[n - 1]!, n - 1);
   }
+}
+
+/** A laid-out page's lines keep their runs and let their fragments go (see settleLine). */
+function settle(page: PageLayout): PageLayout {
+  for (const b of page.blocks) {
+    if (b.kind === 'para') b.lines.forEach(settleLine);
+    if (b.kind === 'table') for (const c of b.cells) c.lines.forEach(settleLine);
+  }
+  return page;
 }
 
 const covers = (b: { x0: number; x1: number; top: number; bottom: number }, page: RawPage) =>

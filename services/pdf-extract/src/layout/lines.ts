@@ -116,19 +116,16 @@ function joinFrags(frags: readonly Frag[], rtl: boolean): string {
 
 /** A line as runs of one style each; `skip` characters of its start are left out (a list marker). */
 export function lineSpans(line: Line, skip = 0): Span[] {
+  const spans = line.spans ?? styledRuns(line.frags);
+  return skip > 0 ? cutStart(spans, skip) : spans;
+}
+
+function styledRuns(frags: readonly Frag[]): Span[] {
   const spans: Span[] = [];
-  const rtl = line.frags.filter((f) => f.rtl).length > line.frags.length / 2;
-  let pending = skip;
-  for (let i = 0; i < line.frags.length; i++) {
-    const f = line.frags[i]!;
-    let text = (i > 0 && needsSpace(line.frags[i - 1]!, f, rtl) ? ' ' : '') + f.text;
-    if (pending > 0) {
-      const trimmed = text.replace(/^\s+/, '');
-      const cut = Math.min(pending, trimmed.length);
-      pending -= cut;
-      text = trimmed.slice(cut).replace(/^\s+/, '');
-      if (!text) continue;
-    }
+  const rtl = frags.filter((f) => f.rtl).length > frags.length / 2;
+  for (let i = 0; i < frags.length; i++) {
+    const f = frags[i]!;
+    const text = (i > 0 && needsSpace(frags[i - 1]!, f, rtl) ? ' ' : '') + f.text;
     const span: Span = { text, bold: f.font.bold, italic: f.font.italic, size: f.size, family: f.font.family };
     const last = spans[spans.length - 1];
     if (
@@ -148,6 +145,36 @@ export function lineSpans(line: Line, skip = 0): Span[] {
   return spans
     .filter((s) => s.text.length > 0)
     .map((s) => ({ ...s, text: composeAccents(s.text.replace(/ {2,}/g, ' ')) }));
+}
+
+/** The runs without their first `count` characters, the space around them not counted. */
+function cutStart(spans: readonly Span[], count: number): Span[] {
+  const out: Span[] = [];
+  let pending = count;
+  for (const s of spans) {
+    if (pending === 0) {
+      out.push(s);
+      continue;
+    }
+    const trimmed = s.text.replace(/^\s+/, '');
+    const cut = Math.min(pending, trimmed.length);
+    pending -= cut;
+    const text = trimmed.slice(cut).replace(/^\s+/, '');
+    if (text) out.push({ ...s, text });
+  }
+  // The line starts where the cut ends, as a line without the cut starts at its first letter.
+  const first = out[0];
+  if (first && /^\s/.test(first.text)) out[0] = { ...first, text: first.text.replace(/^\s+/, '') };
+  return out.filter((s) => s.text);
+}
+
+/**
+ * A line's runs kept and its fragments let go, once the page is laid out: what the writers read of it
+ * stays, at a fraction of the memory a long document would hold in fragments until it is written.
+ */
+export function settleLine(line: Line): void {
+  line.spans = styledRuns(line.frags);
+  line.frags = [];
 }
 
 /**

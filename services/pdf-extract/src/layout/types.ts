@@ -35,7 +35,10 @@ export interface Box {
 }
 
 export interface Line extends Box {
+  /** Its fragments in reading order; empty once the page is laid out and its runs are kept (`spans`). */
   frags: Frag[];
+  /** Its styled runs, as lineSpans makes them: set when its fragments are let go. */
+  spans?: Span[];
   base: number;
   /** The dominant font size. */
   size: number;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   AlignmentType,
   Document,
@@ -19,6 +20,7 @@ import {
 import { lineSpans } from '../layout/lines.ts';
 import type { Block, DocLayout, PageLayout, Span, Table } from '../layout/types.ts';
 import { cellMap, emptyRows, flowBlocks, paraSpans } from './common.ts';
+import { bodyIds, documentXml, SectionBody, writePackage } from './docx-package.ts';
 import { bodyWriter } from './docx-xml.ts';
 
 const twip = (pt: number) => Math.round(pt * 20);
@@ -209,8 +211,8 @@ const numberLevels = [0, 1, 2].map((level) => ({
  * lists and tables, images in place, and a page break where each PDF page began.
  *
  * docx lays out the package (styles, lists, sections, media) around a marker paragraph per section;
- * the body is written page by page as XML text in its place, so a long document never stands in
- * memory as docx's objects all at once.
+ * the body is written page by page as XML text to a file and streamed into its place (see
+ * docx-package.ts), so a long document never stands in memory whole, as docx's objects or as text.
  */
 export async function writeDocx(doc: DocLayout, path: string): Promise<void> {
   const body = doc.bodySize || 11;
@@ -231,71 +233,42 @@ export async function writeDocx(doc: DocLayout, path: string): Promise<void> {
       : [{ children: [new Paragraph({ text: (markers[0] = 'quire-empty-document') })] }],
   });
   const write = bodyWriter(document);
-  let instance = 0;
-  let lastOrdered: unknown;
-  const bodies: string[][] = [];
-  for (const section of sections) {
-    const xml: string[] = [];
-    const m = margins(section.page);
-    const maxWidth = section.page.width - m.left - m.right;
-    for (let i = section.from; i < section.to; i++) {
-      const breakFirst = i > section.from;
-      let empty = true;
-      for (const b of flow[i]!.blocks) {
-        const ordered = b.kind === 'para' && b.role === 'list' && b.ordered;
-        const next = () => {
-          if (lastOrdered !== 'open') instance++;
-          return instance;
-        };
-        for (const item of await blockItems(b, body, maxWidth, next, breakFirst && empty)) xml.push(write(item));
-        empty = false;
-        lastOrdered = ordered ? 'open' : b.kind === 'para' && b.role === 'list' ? lastOrdered : undefined;
+  const dir = await mkdtemp(join(dirname(path), 'docx-body-'));
+  const bodies: SectionBody[] = [];
+  try {
+    let instance = 0;
+    let lastOrdered: unknown;
+    for (const section of sections) {
+      const part = new SectionBody(join(dir, `section-${bodies.length}`));
+      bodies.push(part);
+      const m = margins(section.page);
+      const maxWidth = section.page.width - m.left - m.right;
+      for (let i = section.from; i < section.to; i++) {
+        const breakFirst = i > section.from;
+        let empty = true;
+        for (const b of flow[i]!.blocks) {
+          const ordered = b.kind === 'para' && b.role === 'list' && b.ordered;
+          const next = () => {
+            if (lastOrdered !== 'open') instance++;
+            return instance;
+          };
+          for (const item of await blockItems(b, body, maxWidth, next, breakFirst && empty))
+            await part.add(write(item));
+          empty = false;
+          lastOrdered = ordered ? 'open' : b.kind === 'para' && b.role === 'list' ? lastOrdered : undefined;
+        }
+        if (empty) await part.add(write(new Paragraph({ pageBreakBefore: breakFirst || undefined })));
       }
-      if (empty) xml.push(write(new Paragraph({ pageBreakBefore: breakFirst || undefined })));
+      await part.close();
     }
-    bodies.push(xml);
+    const ids = bodyIds(document);
+    const view = write(document.Document.View);
+    const packed = await Packer.toBuffer(document, undefined, [{ path: documentPart, data: '' }]);
+    await writePackage(packed, path, documentPart, documentXml(view, markers, bodies, ids));
+  } finally {
+    await Promise.all(bodies.map((b) => b.close().catch(() => undefined)));
+    await rm(dir, { recursive: true, force: true });
   }
-  await writeFile(path, await Packer.toBuffer(document, undefined, [documentXml(document, markers, bodies)]));
 }
 
-/**
- * word/document.xml: docx's own, each section's marker paragraph replaced by its body, and the
- * body's references to images and lists given the ids docx gives them when it writes a whole document.
- */
-function documentXml(document: Document, markers: string[], bodies: string[][]): { path: string; data: string } {
-  const ids = new Map<string, string>();
-  const relationships = document.Document.Relationships;
-  const first = relationships.RelationshipCount + 1;
-  document.Media.Entries.forEach(([key, { fileName }], i) => {
-    relationships.addRelationship(first + i, imageRelationship, `media/${fileName}`);
-    ids.set(key, `${first + i}`);
-  });
-  for (const { reference, instance, restartedListId, numId } of document.Numbering.ConcreteNumbering)
-    ids.set(
-      restartedListId === undefined ? `${reference}-${instance}` : `${reference}-restart ${restartedListId}`,
-      `${numId}`,
-    );
-  const write = bodyWriter(document);
-  let xml = write(document.Document.View);
-  markers.forEach((marker, i) => {
-    const at = xml.indexOf(marker);
-    const from = xml.lastIndexOf('<w:p>', at);
-    const to = xml.indexOf('</w:p>', at) + '</w:p>'.length;
-    const items = (bodies[i] ?? []).map((item) =>
-      item.replace(/\{([^{}<>"]+)\}/g, (all, key: string) => ids.get(key) ?? all),
-    );
-    // All but the last section end with a paragraph holding the section's properties: docx puts them
-    // in the marker's, and they go to the body's last paragraph, where docx would have put them.
-    const properties = /<w:sectPr[ >][\s\S]*<\/w:sectPr>/.exec(xml.slice(from, to))?.[0];
-    const last = items[items.length - 1] === '<w:p/>' ? '<w:p></w:p>' : items[items.length - 1];
-    if (properties && last?.startsWith('<w:p>'))
-      items[items.length - 1] = last.startsWith('<w:p><w:pPr>')
-        ? last.replace('</w:pPr>', `${properties}</w:pPr>`)
-        : `<w:p><w:pPr>${properties}</w:pPr>${last.slice('<w:p>'.length)}`;
-    else if (properties) items.push(`<w:p><w:pPr>${properties}</w:pPr></w:p>`);
-    xml = xml.slice(0, from) + items.join('') + xml.slice(to);
-  });
-  return { path: 'word/document.xml', data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>${xml}` };
-}
-
-const imageRelationship = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
+const documentPart = 'word/document.xml';
