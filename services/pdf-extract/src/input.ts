@@ -6,6 +6,7 @@ import { analyzeDocument } from './layout/analyze.ts';
 import type { DocLayout, PageLayout } from './layout/types.ts';
 import { readScans } from './ocr/scans.ts';
 import { withInk } from './ocr/pages.ts';
+import { pageBudget } from './page-budget.ts';
 
 /** The reading tools' OCR options: `auto` reads the pages without text, `off` none. */
 export interface OcrRequest {
@@ -15,21 +16,32 @@ export interface OcrRequest {
 
 export type InputDoc = DocLayout & { source: string; pagesWithoutText: number[] };
 
-/** The request's PDF, decrypted with its password, read into a layout; its scanned pages by OCR when asked. */
-export async function readInput(
+/**
+ * The request's PDF, decrypted with its password, read into a layout (its scanned pages by OCR when
+ * asked) and handed to `write`. Its pages' share of the service's budget (see page-budget.ts) is held
+ * from the moment their count is known until `write` is done: the layout lives that long.
+ */
+export async function readInput<T>(
   ctx: ToolContext,
   opts: { images: boolean; ocr: OcrRequest; onPage?: (p: PageLayout, i: number) => Promise<void> | void },
-): Promise<InputDoc> {
+  write: (doc: InputDoc) => Promise<T>,
+): Promise<T> {
   const source = await openInput(ctx);
-  const doc = await analyzeDocument(source, {
-    images: opts.images,
-    workdir: ctx.workdir,
-    signal: ctx.signal,
-    onPage: opts.onPage,
-    ...(opts.ocr.ocr === 'auto' && { readScans: (pages) => readScans(source, pages, opts.ocr.language, ctx) }),
-  });
-  const textless = doc.pages.filter((p) => p.ocr && p.chars === 0).map((p) => p.number);
-  return { ...doc, source, pagesWithoutText: await withInk(source, textless, ctx) };
+  let release = () => {};
+  try {
+    const doc = await analyzeDocument(source, {
+      images: opts.images,
+      workdir: ctx.workdir,
+      signal: ctx.signal,
+      onPage: opts.onPage,
+      admit: async (pages) => void (release = await pageBudget.take(pages, ctx.signal)),
+      ...(opts.ocr.ocr === 'auto' && { readScans: (pages) => readScans(source, pages, opts.ocr.language, ctx) }),
+    });
+    const textless = doc.pages.filter((p) => p.ocr && p.chars === 0).map((p) => p.number);
+    return await write({ ...doc, source, pagesWithoutText: await withInk(source, textless, ctx) });
+  } finally {
+    release();
+  }
 }
 
 /** The input ready to read: decrypted with the request's password when it is encrypted. */

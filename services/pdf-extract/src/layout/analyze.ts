@@ -24,6 +24,8 @@ export interface AnalyzeOptions {
    * the words, after the others, and `onPage` sees them then.
    */
   readScans?: (pages: { number: number; width: number; height: number }[]) => Promise<Frag[][]>;
+  /** Waits, once the page count is known, until the document may be laid out (see page-budget.ts). */
+  admit?: (pages: number) => Promise<void>;
 }
 
 function checkAbort(signal: AbortSignal): void {
@@ -39,6 +41,13 @@ export async function analyzeDocument(path: string, opts: AnalyzeOptions): Promi
   const doc = await openDocument(path, opts.signal);
   const onAbort = () => void doc.destroy();
   opts.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await opts.admit?.(doc.numPages);
+  } catch (err) {
+    opts.signal.removeEventListener('abort', onAbort);
+    await doc.destroy().catch(() => undefined);
+    throw err;
+  }
   const imageDir = join(opts.workdir, 'images');
   if (opts.images) await mkdir(imageDir, { recursive: true });
   const pages: PageLayout[] = [];

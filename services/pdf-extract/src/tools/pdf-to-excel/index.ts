@@ -6,8 +6,9 @@ import { writeXlsx } from '../../render/xlsx.ts';
 
 /** The PDF's tables as sheets; its text lines when it has none. */
 export async function run(ctx: ToolContext<ToolOptions<'pdf-to-excel'>>): Promise<ToolResult> {
-  const doc = await readInput(ctx, { images: false, ocr: ctx.options });
-  const out = join(ctx.workdir, 'out.xlsx');
-  const { sheets } = await writeXlsx(doc, out);
-  return { path: out, properties: summary(doc, { sheets }) };
+  return readInput(ctx, { images: false, ocr: ctx.options }, async (doc) => {
+    const out = join(ctx.workdir, 'out.xlsx');
+    const { sheets } = await writeXlsx(doc, out);
+    return { path: out, properties: summary(doc, { sheets }) };
+  });
 }

@@ -7,8 +7,9 @@ import { writeHtml } from '../../render/html.ts';
 
 /** One self-contained web page: semantic headings, paragraphs, lists and tables, images inlined. */
 export async function run(ctx: ToolContext<ToolOptions<'pdf-to-html'>>): Promise<ToolResult> {
-  const doc = await readInput(ctx, { images: true, ocr: ctx.options });
-  const out = join(ctx.workdir, 'out.html');
-  await writeHtml(doc, stem(ctx.inputs[0]?.name ?? 'document'), out);
-  return { path: out, properties: summary(doc) };
+  return readInput(ctx, { images: true, ocr: ctx.options }, async (doc) => {
+    const out = join(ctx.workdir, 'out.html');
+    await writeHtml(doc, stem(ctx.inputs[0]?.name ?? 'document'), out);
+    return { path: out, properties: summary(doc) };
+  });
 }

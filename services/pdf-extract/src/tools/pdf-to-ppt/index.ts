@@ -3,15 +3,18 @@ import { join } from 'node:path';
 import type { ToolOptions } from '@quire/catalog';
 import { exec, timeLeft, ToolError } from '@quire/base';
 import type { ToolContext, ToolResult } from '@quire/service-kit';
-import { readInput, summary } from '../../input.ts';
+import { readInput, summary, type InputDoc } from '../../input.ts';
 import { writePptx } from '../../render/pptx.ts';
 
 /** Longest side of a slide background, in pixels. */
 const maxSide = 1600;
 
 /** One slide per page: the page's graphics without its text as the background, the text editable on top. */
-export async function run(ctx: ToolContext<ToolOptions<'pdf-to-ppt'>>): Promise<ToolResult> {
-  const doc = await readInput(ctx, { images: false, ocr: ctx.options });
+export function run(ctx: ToolContext<ToolOptions<'pdf-to-ppt'>>): Promise<ToolResult> {
+  return readInput(ctx, { images: false, ocr: ctx.options }, (doc) => slides(ctx, doc));
+}
+
+async function slides(ctx: ToolContext, doc: InputDoc): Promise<ToolResult> {
   const dir = join(ctx.workdir, 'slides');
   await mkdir(dir, { recursive: true });
   const largest = Math.max(...doc.pages.map((p) => Math.max(p.width, p.height)), 1);

@@ -6,8 +6,9 @@ import { writeDocx } from '../../render/docx.ts';
 
 /** An editable Word document: flowing paragraphs, headings, lists, tables and images. */
 export async function run(ctx: ToolContext<ToolOptions<'pdf-to-word'>>): Promise<ToolResult> {
-  const doc = await readInput(ctx, { images: true, ocr: ctx.options });
-  const out = join(ctx.workdir, 'out.docx');
-  await writeDocx(doc, out);
-  return { path: out, properties: summary(doc) };
+  return readInput(ctx, { images: true, ocr: ctx.options }, async (doc) => {
+    const out = join(ctx.workdir, 'out.docx');
+    await writeDocx(doc, out);
+    return { path: out, properties: summary(doc) };
+  });
 }
