@@ -289,7 +289,7 @@ export function classifyHeadings(pages: PageLayout[]): number {
     p.level = boldLevel;
   }
   for (const page of pages) labelRuns(page, boldLevel);
-  for (const page of pages) joinHeadingLines(page);
+  for (const page of pages) joinHeadingLines(page, body);
   return body;
 }
 
@@ -322,8 +322,19 @@ export function isSentences(text: string): boolean {
   return /\p{Ll}{2,}[.!?]\s+\p{Lu}/u.test(text) && /[.!?]$/.test(text.trim());
 }
 
-/** A heading broken over lines comes out of the page's layout as consecutive headings: one again. */
-function joinHeadingLines(page: PageLayout): void {
+/**
+ * A heading broken over lines comes out of the page's layout as consecutive headings: one again. So
+ * does a large heading's next line that was left as text for starting further in: a numbered title's
+ * second line hangs under its words, not under its number.
+ */
+function joinHeadingLines(page: PageLayout, body: number): void {
+  const hanging = (p: Para, next: Para) =>
+    p.size >= body * 1.15 &&
+    next.role === 'body' &&
+    !next.furniture &&
+    next.lines.length <= 2 &&
+    next.x0 > p.x0 &&
+    !isSentences(next.lines.map((l) => l.text).join(' '));
   const out: PageLayout['blocks'] = [];
   for (const b of page.blocks) {
     const prev = out[out.length - 1];
@@ -331,8 +342,7 @@ function joinHeadingLines(page: PageLayout): void {
       prev?.kind === 'para' &&
       b.kind === 'para' &&
       prev.role === 'heading' &&
-      b.role === 'heading' &&
-      prev.level === b.level &&
+      (b.role === 'heading' ? prev.level === b.level : hanging(prev, b)) &&
       prev.bold === b.bold &&
       Math.abs(prev.size - b.size) < 0.5 &&
       b.top - prev.bottom < 0.6 * b.size &&

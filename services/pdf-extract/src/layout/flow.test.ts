@@ -122,6 +122,17 @@ describe('classifyHeadings', () => {
     expect(paraText(headings[0]!)).toBe('A Title Broken Over Two Lines');
   });
 
+  it("makes a numbered title's second line, hanging under its words, part of it, and no body line after it", () => {
+    const big = (text: string, top: number, x0 = 72) => para([line(text, top, x0, 24)]);
+    const pages = [1, 2].map((n) =>
+      page(n, [big(`${n} Manifolds and`, 72), big('Simplicial Complexes', 100, 96), body(150), body(200)]),
+    );
+    classifyHeadings(pages);
+    const headings = pages[0]!.blocks.filter((b) => b.kind === 'para' && b.role === 'heading') as Para[];
+    expect(headings.map(paraText)).toEqual(['1 Manifolds and Simplicial Complexes']);
+    expect(pages[0]!.blocks).toHaveLength(3);
+  });
+
   it('ranks heading sizes used on several pages, and takes bold body text for a heading only when set off above', () => {
     const h = (text: string, top: number, size: number) => para([line(text, top, 72, size)], { bold: true });
     const pages = [1, 2].map((n) =>
