@@ -52,9 +52,15 @@ export function extractZip(
   });
 }
 
+/** An entry's content: a file on disk (read as it goes), bytes, or chunks as they are made. */
+export type ZipSource = string | Uint8Array | AsyncIterable<Uint8Array>;
+
 export interface ZipWriter {
-  /** Queues a file on disk; entries are written in the order added, read from disk as they go. */
-  add(path: string, name: string): void;
+  /**
+   * Queues an entry; entries are written in the order added, each read as it goes. `compress` sets this
+   * entry's compression apart from the archive's.
+   */
+  add(source: ZipSource, name: string, opts?: { compress?: boolean }): void;
   /** Ends the archive and resolves once it is fully on disk. */
   close(): Promise<void>;
   /** Gives up on the archive: later adds are ignored, and it resolves once the file is closed. */
@@ -89,12 +95,14 @@ export function createZip(path: string, { compress = false } = {}): ZipWriter {
     out.write(chunk);
     if (final) out.end();
   });
-  const addEntry = async (file: string, name: string) => {
-    const entry = compress ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
+  const addEntry = async (source: ZipSource, name: string, deflate: boolean) => {
+    const entry = deflate ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
     zip.add(entry);
-    if (statSync(file).size <= readAtOnceBytes) entry.push(readFileSync(file), true);
+    if (source instanceof Uint8Array) entry.push(source, true);
+    else if (typeof source === 'string' && statSync(source).size <= readAtOnceBytes)
+      entry.push(readFileSync(source), true);
     else {
-      for await (const chunk of createReadStream(file)) {
+      for await (const chunk of typeof source === 'string' ? createReadStream(source) : source) {
         if (aborted) return;
         entry.push(chunk as Buffer);
         if (out.writableNeedDrain) await once(out, 'drain');
@@ -106,10 +114,10 @@ export function createZip(path: string, { compress = false } = {}): ZipWriter {
   };
   let queue = Promise.resolve();
   return {
-    add(file, name) {
+    add(source, name, opts = {}) {
       queue = queue.then(async () => {
         if (aborted || failure) return;
-        await addEntry(file, name).catch((err: unknown) => void (failure ??= err));
+        await addEntry(source, name, opts.compress ?? compress).catch((err: unknown) => void (failure ??= err));
       });
     },
     async close() {

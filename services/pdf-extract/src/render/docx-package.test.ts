@@ -24,6 +24,20 @@ describe('SectionBody', () => {
   });
 });
 
+describe('SectionBody on a disk that fails', () => {
+  it('reports the failure from add or close, never as an unheard error event', async () => {
+    const body = new SectionBody(join(dir, 'no-such-folder', 'items'));
+    const writing = (async () => {
+      for (let i = 0; i < 3; i++) {
+        await body.add(`<w:p>${i}</w:p>`);
+        await new Promise((r) => setImmediate(r));
+      }
+      await body.close();
+    })();
+    await expect(writing).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
 describe('documentXml', () => {
   it("puts each section's body in place of its marker, its properties in its last paragraph, with ids", async () => {
     const first = new SectionBody(join(dir, 'first'));

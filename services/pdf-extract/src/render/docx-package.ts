@@ -7,7 +7,8 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { Document } from 'docx';
-import { unzipSync, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { unzipSync } from 'fflate';
+import { createZip } from '@quire/pdf';
 
 /**
  * A section's body, item by item (a paragraph or a table as XML), kept in a file. Items are parted by
@@ -17,21 +18,17 @@ import { unzipSync, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 export class SectionBody {
   private readonly out: WriteStream;
   private held: string | undefined;
-  private count = 0;
 
   constructor(readonly file: string) {
     this.out = createWriteStream(file);
+    // A failed write (a full disk) is reported by the next add, or by close: never an unheard event.
+    this.out.on('error', () => undefined);
   }
 
   async add(item: string): Promise<void> {
+    if (this.out.errored) throw this.out.errored;
     if (this.held !== undefined && !this.out.write(`${this.held}\0`)) await once(this.out, 'drain');
     this.held = item;
-    this.count++;
-  }
-
-  /** The items written to the file: all but the last. */
-  get written(): number {
-    return Math.max(0, this.count - 1);
   }
 
   get last(): string | undefined {
@@ -45,7 +42,6 @@ export class SectionBody {
 
   /** The items in the file, in order. */
   async *items(): AsyncGenerator<string> {
-    if (!this.written) return;
     let carry = '';
     for await (const chunk of createReadStream(this.file, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
       const parts = (carry + (chunk as string)).split('\0');
@@ -123,35 +119,14 @@ export async function writePackage(
   name: string,
   content: AsyncIterable<string>,
 ): Promise<void> {
-  const out = createWriteStream(path);
-  const done = finished(out);
-  done.catch(() => undefined); // awaited below, unless the package fails first
-  let failed: Error | undefined;
-  const zip = new Zip((err, data, final) => {
-    if (err) failed = err;
-    else out.write(data);
-    if (final || err) out.end();
-  });
-  try {
-    for (const [entryName, data] of Object.entries(unzipSync(packed))) {
-      if (entryName.endsWith('/')) continue;
-      const entry = entryName.startsWith('word/media/') ? new ZipPassThrough(entryName) : new ZipDeflate(entryName);
-      zip.add(entry);
-      if (entryName !== name) {
-        entry.push(data, true);
-        continue;
-      }
-      for await (const text of content) {
-        entry.push(Buffer.from(text));
-        if (out.writableNeedDrain) await once(out, 'drain');
-      }
-      entry.push(new Uint8Array(0), true);
-    }
-    zip.end();
-  } catch (err) {
-    out.destroy();
-    throw err;
+  const zip = createZip(path, { compress: true });
+  for (const [entry, data] of Object.entries(unzipSync(packed))) {
+    if (entry.endsWith('/')) continue;
+    zip.add(entry === name ? utf8(content) : data, entry, { compress: !entry.startsWith('word/media/') });
   }
-  await done;
-  if (failed) throw failed;
+  await zip.close();
+}
+
+async function* utf8(texts: AsyncIterable<string>): AsyncGenerator<Uint8Array> {
+  for await (const text of texts) yield Buffer.from(text);
 }
