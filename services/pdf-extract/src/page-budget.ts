@@ -20,6 +20,8 @@ export class PageBudget {
         const abort = () => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
           reject(signal.reason instanceof Error ? signal.reason : new ToolError('timeout'));
+          // Documents it held back may fit now.
+          this.admit();
         };
         if (signal.aborted) return abort();
         entry.go = () => {
