@@ -17,6 +17,8 @@ const textOf = (file: string, page?: number) =>
 
 /** The corpus scan (three bilevel pages, RC4-encrypted with an empty user password) as other scanners write it. */
 const ccitt = join(scratch, 'ccitt.pdf');
+/** The digital page scanned 1.5° askew, as a sheet fed a little crooked comes out. */
+const skewed = join(scratch, 'skewed.png');
 /** A digital page between two scanned ones. */
 const mixed = join(scratch, 'mixed.pdf');
 const digital = pdf('textract-raw_text.pdf');
@@ -43,6 +45,11 @@ beforeAll(() => {
       .match(/ ccitt /g),
   ).toHaveLength(3);
   execFileSync('qpdf', ['--empty', '--pages', decrypted, '1', digital, '1', decrypted, '2', '--', mixed]);
+  const flat = join(scratch, 'flat');
+  execFileSync('pdftoppm', ['-q', '-r', '200', '-gray', '-png', '-singlefile', '-f', '1', '-l', '1', digital, flat]);
+  const turn = `from PIL import Image; import sys
+Image.open(sys.argv[1]).rotate(1.5, expand=True, fillcolor=255).save(sys.argv[2], dpi=(200, 200))`;
+  execFileSync('/usr/bin/python3', ['-c', turn, `${flat}.png`, skewed]);
 });
 
 describe('scans as they arrive', () => {
@@ -60,6 +67,16 @@ describe('scans as they arrive', () => {
     expect(a.status).toBe(200);
     expect(a.properties).toMatchObject({ pages: 1, ocrPages: [1] });
     expect(wordsOf(textOf(a.file!))).toEqual(expect.arrayContaining(['it', "doesn't"]));
+  });
+
+  it("lays a skewed scan's words level, so that a reader takes each word whole", async () => {
+    const a = await call(app(), 'pdf-ocr', skewed);
+    expect(a.status).toBe(200);
+    // Along the slant, poppler cut a long word wherever its baseline had sunk half a point ("Helv etica"):
+    // precision 0.93, recall 0.95. Laid level: 0.995 and 0.99.
+    const { recall, precision } = wordMatch(textOf(a.file!), textOf(digital, 1));
+    expect(precision).toBeGreaterThan(0.98);
+    expect(recall).toBeGreaterThan(0.98);
   });
 
   it('reads only the scanned pages of a mixed document, and keeps the digital page as it was', async () => {

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { exec, parallelism, timeLeft, ToolError, type Job } from '@quire/base';
 import type { OcrLanguage } from '@quire/catalog';
 
@@ -20,6 +21,9 @@ const tesseractTimeoutSeconds = 60;
  */
 export type OcrOutcome = 'done' | 'had-text' | 'not-pdfa';
 
+/** Tesseract's engine with the words of a skewed scan laid level, so that readers take them whole. */
+const levelWords = fileURLToPath(new URL('./level-words.py', import.meta.url));
+
 /** OCRmyPDF's arguments for these choices; the same ones the benchmark's bare run leaves out. */
 export function ocrArgs(choices: OcrChoices): string[] {
   return [
@@ -31,6 +35,7 @@ export function ocrArgs(choices: OcrChoices): string[] {
     ...['--optimize', '0'],
     ...(choices.deskew ? ['--deskew'] : []),
     ...(choices.rotate ? ['--rotate-pages'] : []),
+    ...['--plugin', levelWords],
     '--quiet',
   ];
 }
