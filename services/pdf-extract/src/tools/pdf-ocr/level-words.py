@@ -1,10 +1,11 @@
-"""An OCRmyPDF plugin: Tesseract's engine, with each recognised word laid on a level baseline.
+"""An OCRmyPDF plugin: Tesseract's engine, with each recognised word of a slightly skewed scan set level.
 
-Tesseract writes a word of a slightly skewed scan along its slanted baseline. PDF readers start a new
-word wherever a character's baseline drifts from the word's first (poppler: by half a point), so a long
-word on a page turned by a degree or two is read back cut in pieces ("Helv etica"). Laid level from
-its first letter, the invisible word keeps its place and width and reads whole. Words turned further
-(a sideways table heading, a page read at 90°) keep their angle. Loaded with `--plugin`."""
+Tesseract writes a line of a skewed scan along its slanted baseline, and readers start a new word
+wherever a character's baseline drifts from the word's first (poppler: by half a point), so a long
+word on a page turned by a degree or two is read back cut in pieces ("Helv etica"). Here each word
+starts where Tesseract put it, its letters on a level baseline from there: the invisible word keeps its
+place and width and reads whole. Text turned further (a sideways heading, a page read at 90°) keeps
+its angle. Loaded with `--plugin`."""
 import math
 from pathlib import Path
 
@@ -14,25 +15,30 @@ from ocrmypdf.builtin_plugins.tesseract_ocr import TesseractOcrEngine
 
 # Beyond this the text is set at an angle on purpose, not by the scanner.
 MAX_SKEW_DEGREES = 10
-
-
-def levelled(operands):
-    a, b, c, d, e, f = (float(x) for x in operands)
-    if abs(math.degrees(math.atan2(b, a))) >= MAX_SKEW_DEGREES:
-        return operands
-    return [math.hypot(a, b), 0, 0, math.hypot(c, d), e, f]
+SET_MATRIX, MOVE = pikepdf.Operator("Tm"), pikepdf.Operator("Td")
 
 
 def level_words(path):
+    """Each word's position (Tesseract's `Tm` for a line, `Td` for the words after) as a matrix of its own."""
     if path.stat().st_size == 0:  # a page Tesseract gave up on (its time limit): OCRmyPDF skips it
         return
     with pikepdf.open(path, allow_overwriting_input=True) as pdf:
         page = pdf.pages[0]
-        text_matrix = pikepdf.Operator("Tm")
-        stream = [
-            (levelled(operands) if op == text_matrix else operands, op)
-            for operands, op in pikepdf.parse_content_stream(page)
-        ]
+        stream = []
+        matrix = None
+        for operands, op in pikepdf.parse_content_stream(page):
+            if op == SET_MATRIX:
+                matrix = [float(v) for v in operands]
+            elif op == MOVE and matrix is not None:
+                tx, ty = (float(v) for v in operands)
+                a, b, c, d, e, f = matrix
+                matrix = [a, b, c, d, e + tx * a + ty * c, f + tx * b + ty * d]
+            else:
+                stream.append((operands, op))
+                continue
+            a, b, c, d, e, f = matrix
+            level = abs(math.degrees(math.atan2(b, a))) < MAX_SKEW_DEGREES
+            stream.append(([math.hypot(a, b), 0, 0, math.hypot(c, d), e, f] if level else matrix, SET_MATRIX))
         page.Contents = pdf.make_stream(pikepdf.unparse_content_stream(stream))
         pdf.save(path)
 
