@@ -92,7 +92,7 @@ async function measure(tool: Tool, run: ToolRun, files: string[], url: string | 
   const oneJob = async (checked: boolean): Promise<{ jobS: number; verifyS: number }> => {
     const workdir = mkdtempSync(join(tmpdir(), 'bench-verify-'));
     try {
-      const job = { workdir, signal: new AbortController().signal, deadline: Date.now() + 300_000 };
+      const job = { workdir, signal: new AbortController().signal, deadline: Date.now() + 300_000, timeMs: 300_000 };
       const inputs = await Promise.all(
         files.map(async (f) => {
           const path = join(corpus, f);

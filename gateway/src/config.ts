@@ -100,7 +100,6 @@ export const gatewaySettings = {
   QUEUE_REDIS_URL: setting.address(['redis:', 'rediss:'], 'a redis:// or rediss:// address'),
   JOBS_CONCURRENCY: setting.wholeNumber(2, 1),
   JOBS_PER_CLIENT: setting.wholeNumber(5, 1),
-  JOBS_MAX_SECONDS: setting.wholeNumber(3600, 1),
   JOBS_PAGE_MS: setting.wholeNumber(2000, 0),
   JOBS_DIR: setting.optionalText(),
   JOBS_WEBHOOK_SECRET: setting.optionalText(),

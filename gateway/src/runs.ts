@@ -161,6 +161,8 @@ export interface Steps {
   /** Each step's options, as a saved workflow gives them; else every step but the first takes its defaults. */
   stepFields?: Record<string, string>[];
   requestId: string;
+  /** A queued job's steps: each call may take what is left of the job's time. */
+  queued?: boolean;
   /** Told as each step ends, with how many have: a job's progress. */
   onStep?: (done: number) => Promise<void>;
 }
@@ -213,7 +215,7 @@ export async function runSteps(client: ServiceClient, steps: Steps, job: Job, st
   const checked: { tool: string; checks: unknown }[] = [];
   for (const [i, tool] of steps.chain.entries()) {
     const sink = i === steps.chain.length - 1 ? store : toWorkFolder(job.workdir);
-    const call = { tool, requestId: steps.requestId, job, sink };
+    const call = { tool, requestId: steps.requestId, job, sink, queued: steps.queued };
     try {
       if (i === 0 && form) {
         if (!(await form.started)) {

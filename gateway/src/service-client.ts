@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FileKind, ServiceName, Tool } from '@quire/catalog';
-import { ToolError, type Job } from '@quire/base';
+import { timeLeft, ToolError, type Job } from '@quire/base';
 import { connect } from './connect.ts';
 import { convertWithGotenberg } from './gotenberg-client.ts';
 import type { RelayedForm } from './relay.ts';
@@ -44,6 +44,8 @@ interface Call {
   /** The request's job: the call ends when its signal aborts. */
   job: Job;
   sink: Sink;
+  /** A queued job's call: the service gives it what is left of the job's time, not only its own limit. */
+  queued?: boolean;
 }
 
 /** A step on files in the work folder. */
@@ -133,14 +135,12 @@ export class ServiceClient {
     const form = new FormData();
     for (const input of step.inputs) form.append('file', await openAsBlob(input.path), input.name);
     for (const [k, v] of Object.entries(step.fields)) form.append(k, v);
-    const res = await fetch(`${base}/tools/${step.tool.id}`, {
-      method: 'POST',
-      body: form,
-      headers: { 'X-Request-Id': step.requestId },
-      signal: step.job.signal,
-    });
-    const body = res.body ? Readable.fromWeb(res.body as WebReadableStream<Uint8Array>) : Readable.from([]);
-    return take({ status: res.status, header: (name) => res.headers.get(name) ?? undefined, body }, step);
+    // Encoded as fetch encodes a form, files read as they are sent; sent over node:http, which waits for
+    // the answer as long as the job may run (fetch gives up on an answer after 300 s).
+    const encoded = new Request(base, { method: 'POST', body: form });
+    const body = Readable.fromWeb(encoded.body as WebReadableStream<Uint8Array>);
+    const res = await post(base, { ...step, contentType: encoded.headers.get('content-type')!, body });
+    return take(answerOf(res), step);
   }
 
   /**
@@ -207,22 +207,38 @@ export class ServiceClient {
 
 /** The upload sent on over a connection already made, and the service's answer taken. */
 async function relayOn(base: string, socket: Socket, step: RelayRequest): Promise<StepOutput> {
-  const url = `${base}/tools/${step.tool.id}`;
+  const { contentType, body } = step.form;
+  // The client's side first: an upload that broke a bound is answered as before any service was called.
+  const res = await post(base, { ...step, contentType, body, socket, failed: () => step.form.failed });
+  return take(answerOf(res), step);
+}
+
+/**
+ * A tool call's body sent to a service, and its answer. `failed` says when the body broke on the
+ * sender's side, which then is the error whatever the service answered.
+ */
+async function post(
+  base: string,
+  call: Call & { contentType: string; body: Readable; socket?: Socket; failed?: () => ToolError | undefined },
+): Promise<IncomingMessage> {
+  const url = `${base}/tools/${call.tool.id}`;
   const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  const headers: Record<string, string> = { 'Content-Type': call.contentType, 'X-Request-Id': call.requestId };
+  if (call.queued) headers['X-Quire-Time-Ms'] = String(timeLeft(call.job.deadline));
   const req = request(url, {
     method: 'POST',
-    createConnection: () => socket,
-    headers: { 'Content-Type': step.form.contentType, 'X-Request-Id': step.requestId },
-    signal: step.job.signal,
+    ...(call.socket && { createConnection: () => call.socket! }),
+    headers,
+    signal: call.job.signal,
   });
   // Its failures are read from the send and the answer below; this keeps a late one from going unheard.
   req.on('error', () => {});
   const answered = once(req, 'response') as Promise<[IncomingMessage]>;
-  const [sent, answer] = await Promise.allSettled([pipeline(step.form.body, req), answered]);
-  // The client's side first: an upload that broke a bound is answered as before any service was called.
-  if (step.form.failed) {
+  const [sent, answer] = await Promise.allSettled([pipeline(call.body, req), answered]);
+  const failed = call.failed?.();
+  if (failed) {
     if (answer.status === 'fulfilled') answer.value[0].destroy();
-    throw step.form.failed;
+    throw failed;
   }
   if (answer.status === 'rejected') throw sent.status === 'rejected' ? sent.reason : answer.reason;
   const [res] = answer.value;
@@ -231,11 +247,15 @@ async function relayOn(base: string, socket: Socket, step: RelayRequest): Promis
     res.destroy();
     throw sent.reason;
   }
+  return res;
+}
+
+function answerOf(res: IncomingMessage) {
   const header = (name: string) => {
     const value = res.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   };
-  return take({ status: res.statusCode ?? 0, header, body: res }, step);
+  return { status: res.statusCode ?? 0, header, body: res };
 }
 
 function notDeployed(tool: Tool): ToolError {

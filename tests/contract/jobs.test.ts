@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -165,6 +166,45 @@ describe('jobs through nginx, the gateway, the queue in Redis and the workers', 
     expect(result.status).toBe(410);
     expect(((await result.json()) as { error: { code: string } }).error.code).toBe('job_cancelled');
   });
+
+  it("reads a scan longer than one call's OCR allows as a job, given OCR's time a page", async () => {
+    // 41 small scanned pages (a corner of the corpus scan, 150 dpi): one more than a tool call reads.
+    const dir = mkdtempSync(join(tmpdir(), 'jobs-long-scan-'));
+    const corner = join(dir, 'corner');
+    execFileSync(
+      'pdftoppm',
+      ['-q', '-r', '150', '-gray', '-png', '-singlefile', '-f', '1', '-l', '1'].concat([
+        '-x',
+        '0',
+        '-y',
+        '0',
+        '-W',
+        '600',
+        '-H',
+        '300',
+        scan,
+        corner,
+      ]),
+    );
+    const page = join(dir, 'page.pdf');
+    const toPdf = 'import img2pdf, sys\nopen(sys.argv[2], "wb").write(img2pdf.convert(sys.argv[1]))';
+    execFileSync('/usr/bin/python3', ['-c', toPdf, `${corner}.png`, page]);
+    const long = join(dir, 'long.pdf');
+    execFileSync('qpdf', ['--empty', '--pages', page, Array(41).fill('1').join(','), '--', long]);
+    expect(pageCount(long)).toBe(41);
+
+    const refused = await post(`${base}/api.php?tool=pdf-ocr`, [long]);
+    expect(refused.status).toBe(413);
+    expect(refused.body.error?.message).toContain('at most 40 pages');
+    const done = await ended((await submit('tool=pdf-ocr', [long])).id, 300_000);
+    expect(done.state, JSON.stringify(done.error)).toBe('done');
+    expect(done.result!.properties).toMatchObject({ pages: 41, pagesWithoutText: [] });
+    expect((done.result!.properties!.ocrPages as number[]).length).toBe(41);
+    const { path } = await download(base, done.result!.download);
+    const text = execFileSync('pdftotext', ['-q', '-f', '41', '-l', '41', path, '-']).toString();
+    expect(text).toMatch(/September 2004/);
+    rmSync(dir, { recursive: true, force: true });
+  }, 320_000);
 
   it('answers clear errors: no such job, a webhook to a private address, too many files', async () => {
     const none = await fetch(`${base}/api/v1/jobs/AAAAAAAAAAAAAAAAAAAAAAAA`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { jobFileLimit, parseOptions, type Tool } from '@quire/catalog';
+import { constants, jobFileLimit, parseOptions, type Tool } from '@quire/catalog';
 import { ToolError } from '@quire/base';
 import { checkPublicUrl, checkToolRequest, uploadedFiles } from '@quire/http';
 import { openZipEntry, pageCountOrNaN } from '@quire/pdf';
@@ -194,7 +194,7 @@ function submit(deps: JobsApiDeps) {
       const webhook = await checkWebhook(req);
       const fields = forwardedFields(first, req.body ?? {});
       const pages = await countPages(folder, inputs);
-      const timeoutMs = deadline(deps, chain.length, inputs);
+      const timeoutMs = deadline(deps, chain, inputs);
       const user = userOf(res);
       const label = chain.length > 1 ? 'workflow' : first.id;
       const record: JobRecord = {
@@ -307,13 +307,13 @@ async function countPages(folder: string, inputs: Input[]): Promise<number | und
 }
 
 /**
- * How long a job may run once started: each file its share (a step's limit per step, or its pages'
- * worth when that is more), within the deployment's maximum.
+ * How long a job may run once started: each file its share (a step's limit per step, and its pages'
+ * worth: OCR's pace when a step may read pages by OCR), within the deployment's maximum.
  */
-function deadline(deps: JobsApiDeps, steps: number, inputs: Input[]): number {
-  const perFile = deps.stepTimeoutMs * steps;
-  const shares =
-    inputs.length === 0 ? [perFile] : inputs.map((i) => Math.max(perFile, (i.pages ?? 0) * deps.config.pageMs));
+function deadline(deps: JobsApiDeps, chain: Tool[], inputs: Input[]): number {
+  const perFile = deps.stepTimeoutMs * chain.length;
+  const pageMs = chain.some((t) => t.ocr) ? Math.max(deps.config.pageMs, constants.ocrPageMs) : deps.config.pageMs;
+  const shares = inputs.length === 0 ? [perFile] : inputs.map((i) => perFile + (i.pages ?? 0) * pageMs);
   return Math.min(
     deps.config.maxMs,
     shares.reduce((a, b) => a + b, 0),

@@ -135,7 +135,7 @@ interface Run extends JobRunnerDeps {
 
 function stepsOf(run: Run, inputs: StepInput[]) {
   const { fields, stepFields, requestId } = run.record.spec;
-  return { chain: run.chain, inputs, fields, stepFields, requestId };
+  return { chain: run.chain, inputs, fields, stepFields, requestId, queued: true };
 }
 
 /** Counts one use of each of the chain's tools: a job, or a batch's file, whose result was kept. */

@@ -16,6 +16,8 @@ export const defaults = {
   host: '127.0.0.1',
   /** How long one engine job may run before it is stopped (`JOB_TIMEOUT_MS`). */
   jobTimeoutMs: 120_000,
+  /** The longest a queued job may be given, its calls to the services included (`JOBS_MAX_SECONDS`). */
+  jobsMaxSeconds: 3600,
   /** Jobs that may wait for an engine, per service (`QUEUE_MAX_WAITING`); beyond that: `429 busy`. */
   queueMaxWaiting: 20,
   /** The Firebase project of local runs and tests: a `demo-` project never reaches Google. */
@@ -107,6 +109,7 @@ export const logSettings = {
 export const limitSettings = {
   UPLOAD_LIMIT_MB: setting.wholeNumber(constants.uploadLimitMb, 1),
   JOB_TIMEOUT_MS: setting.wholeNumber(defaults.jobTimeoutMs, 1),
+  JOBS_MAX_SECONDS: setting.wholeNumber(defaults.jobsMaxSeconds, 1),
 };
 
 /** Tool calls a client may make a minute, counted by nginx and again by each gateway; 0 turns the limit off. */
@@ -132,6 +135,8 @@ export interface ServiceConfig {
   host: string;
   uploadLimitBytes: number;
   jobTimeoutMs: number;
+  /** The most time a queued job's call may be given (it asks with `X-Quire-Time-Ms`). */
+  maxJobTimeoutMs: number;
   queueConcurrency: number;
   queueMaxWaiting: number;
 }
@@ -144,6 +149,7 @@ export function readServiceConfig(name: ServiceName, env: Env = process.env): Se
     host: s.HOST,
     uploadLimitBytes: s.UPLOAD_LIMIT_MB * 1024 * 1024,
     jobTimeoutMs: s.JOB_TIMEOUT_MS,
+    maxJobTimeoutMs: s.JOBS_MAX_SECONDS * 1000,
     queueConcurrency: s.QUEUE_CONCURRENCY,
     queueMaxWaiting: s.QUEUE_MAX_WAITING,
   };

@@ -72,6 +72,28 @@ describe('the kit over HTTP', () => {
     expect(res.body.error.code).toBe('timeout');
   });
 
+  it("gives a queued job's call the time it asks for, up to the deployment's maximum, and tells the tool", async () => {
+    let given = 0;
+    const { run } = slowCopy();
+    const timed: ToolRun = async (ctx) => {
+      given = ctx.timeMs;
+      return run(ctx);
+    };
+    // The usual 300 ms would stop the tool's two seconds; a job that has ten seconds left asks for them.
+    const a = app({ JOB_TIMEOUT_MS: '300', JOBS_MAX_SECONDS: '3600' }, timed);
+    const long = await request(a).post('/tools/rotate-pdf').set('X-Quire-Time-Ms', '10000').attach('file', pdf);
+    expect(long.status).toBe(200);
+    expect(given).toBe(10_000);
+    // Asking for more than the maximum gets the maximum; asking for nonsense gets the usual limit.
+    const capped = app({ JOB_TIMEOUT_MS: '300', JOBS_MAX_SECONDS: '1' }, timed);
+    const over = await request(capped).post('/tools/rotate-pdf').set('X-Quire-Time-Ms', '99999999').attach('file', pdf);
+    expect(over.body.error.code).toBe('timeout');
+    expect(given).toBe(1000);
+    const odd = await request(a).post('/tools/rotate-pdf').set('X-Quire-Time-Ms', '-5').attach('file', pdf);
+    expect(odd.body.error.code).toBe('timeout');
+    expect(given).toBe(300);
+  });
+
   it('answers unknown tools and metrics', async () => {
     const a = app({});
     const res = await request(a).post('/tools/pdf-merge').attach('file', pdf);

@@ -41,6 +41,8 @@ export interface ToolContext<Options = Record<string, unknown>> {
   signal: AbortSignal;
   /** What is left of the job's time, for the programs it runs. */
   deadline: number;
+  /** The whole time this job was given: `JOB_TIMEOUT_MS`, or more for a queued job. Work may scale with it. */
+  timeMs: number;
   log: Logger;
 }
 
@@ -80,7 +82,20 @@ export interface ServiceKit {
   log: Logger;
   metrics: Metrics;
   queue: JobQueue;
+  /** A call's time (`JOB_TIMEOUT_MS`), unless it asks for more. */
   timeoutMs: number;
+  /** The most a call may ask for (`JOBS_MAX_SECONDS`). */
+  maxTimeoutMs: number;
+}
+
+/**
+ * The time a call is given. A queued job's worker asks with `X-Quire-Time-Ms` for what is left of the
+ * job's time (a long scan's OCR, say), up to the deployment's maximum; any other call has the usual
+ * limit. Services are reached only by the gateway and its workers, never by a visitor.
+ */
+export function callTime(asked: string | undefined, kit: Pick<ServiceKit, 'timeoutMs' | 'maxTimeoutMs'>): number {
+  const ms = asked && /^\d{1,10}$/.test(asked) ? Number(asked) : 0;
+  return ms > 0 ? Math.min(ms, kit.maxTimeoutMs) : kit.timeoutMs;
 }
 
 /** The express app of a service, without listening: tests run it in-process. */
@@ -88,9 +103,9 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
   const log = createLogger(opts.name);
   const metrics = createMetrics(opts.name);
   // The service's one schema, with its defaults: main.ts has already read it once, so a bad value never gets here.
-  const { jobTimeoutMs: timeoutMs, queueConcurrency, queueMaxWaiting } = readServiceConfig(opts.name);
+  const { jobTimeoutMs, maxJobTimeoutMs, queueConcurrency, queueMaxWaiting } = readServiceConfig(opts.name);
   const queue = new JobQueue(queueConcurrency, queueMaxWaiting);
-  const kit: ServiceKit = { log, metrics, queue, timeoutMs };
+  const kit: ServiceKit = { log, metrics, queue, timeoutMs: jobTimeoutMs, maxTimeoutMs: maxJobTimeoutMs };
   watchQueue(metrics, queue);
 
   const app = express();
@@ -133,11 +148,12 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
       try {
         const request = await checkToolRequest(tool, req);
         const upload = performance.now() - (res.locals.began as number);
+        const timeMs = callTime(req.get('x-quire-time-ms'), kit);
         const work = async (job: Job) => {
-          const result = await runVerified(tool, opts.tools[tool.id]!, { ...request, ...job, log }, metrics);
+          const result = await runVerified(tool, opts.tools[tool.id]!, { ...request, ...job, timeMs, log }, metrics);
           return { ...result, timing: { upload, ...result.timing } };
         };
-        const result = await runJob(res, res.locals.workdir as string, kit, work);
+        const result = await runJob(res, res.locals.workdir as string, { queue, timeoutMs: timeMs }, work);
         await sendResult(res, tool, request.options, request.inputs[0]?.name, result);
         finish('ok');
       } catch (err) {

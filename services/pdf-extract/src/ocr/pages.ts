@@ -1,12 +1,14 @@
 import { mapLimit, type Job } from '@quire/base';
+import { constants } from '@quire/catalog';
 import { pageIsBlank } from '@quire/pdf';
 
 /**
- * Pages read by OCR in one call, so that a scan within it finishes inside the job's time (120 s by
- * default): Tesseract takes 1.5 to 5 s a page here, two pages at a time on two cores. Longer scans
- * wait for long-running jobs. Documented in docs/api.md.
+ * Pages one call reads by OCR, so that a scan within it finishes inside the call's time: 40 in the
+ * 120 s of a tool call, more in the time a queued job gives. Documented in docs/api.md.
  */
-export const maxOcrPages = 40;
+export function maxOcrPages(timeMs: number): number {
+  return Math.max(1, Math.floor(timeMs / constants.ocrPageMs));
+}
 
 /** Pixels of one page read by OCR: an A3 page at 600 dpi; more is a photo Tesseract would take minutes over. */
 export const maxOcrPixels = 70_000_000;

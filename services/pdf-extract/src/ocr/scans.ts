@@ -4,12 +4,21 @@ import type { Frag } from '../layout/types.ts';
 import { maxOcrPages } from './pages.ts';
 import { readPageWords, type ScanPage } from './tesseract.ts';
 
-/** The words of a PDF's scanned pages by OCR, pages side by side; file_too_large past the OCR page limit. */
-export function readScans(path: string, pages: ScanPage[], language: OcrLanguage[], job: Job): Promise<Frag[][]> {
-  if (pages.length > maxOcrPages)
+/**
+ * The words of a PDF's scanned pages by OCR, pages side by side; file_too_large past the OCR page limit
+ * of the job's time (`timeMs`).
+ */
+export function readScans(
+  path: string,
+  pages: ScanPage[],
+  language: OcrLanguage[],
+  job: Job & { timeMs: number },
+): Promise<Frag[][]> {
+  const most = maxOcrPages(job.timeMs);
+  if (pages.length > most)
     throw new ToolError(
       'file_too_large',
-      `This PDF has ${pages.length} scanned pages; OCR reads at most ${maxOcrPages} pages at a time. ` +
+      `This PDF has ${pages.length} scanned pages; OCR reads at most ${most} pages at a time. ` +
         'Split it first, or set ocr to off.',
     );
   return mapLimit(pages, parallelism(), (p) => readPageWords(path, p, language, job));

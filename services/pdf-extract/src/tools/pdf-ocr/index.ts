@@ -29,10 +29,11 @@ export async function run(ctx: ToolContext<ToolOptions<'pdf-ocr'>>): Promise<Too
   const input = ctx.inputs[0]!;
   const source = input.kind === 'pdf' ? input.path : await imagePdf(input.path, ctx);
   const pages = await pageCount(source, ctx);
-  if (pages > maxOcrPages)
+  const most = maxOcrPages(ctx.timeMs);
+  if (pages > most)
     throw new ToolError(
       'file_too_large',
-      `This PDF has ${pages} pages; OCR reads at most ${maxOcrPages} pages at a time. Split it first.`,
+      `This PDF has ${pages} pages; OCR reads at most ${most} pages at a time. Split it first.`,
     );
   const before = await textByPage(source, pages, ctx);
   const hadText = before.map(hasText);
@@ -122,7 +123,7 @@ function unchanged(source: string, pages: number, asked: Record<string, unknown>
 /** An image, every frame a page, as a PDF; file_too_large past the limits, damaged_input when it does not read. */
 async function imagePdf(image: string, ctx: ToolContext): Promise<string> {
   const out = join(ctx.workdir, 'image.pdf');
-  const args = [imageToPdf, image, out, String(maxOcrPixels), String(maxOcrPages)];
+  const args = [imageToPdf, image, out, String(maxOcrPixels), String(maxOcrPages(ctx.timeMs))];
   const { code, stderr } = await exec('/usr/bin/python3', args, {
     timeoutMs: timeLeft(ctx.deadline),
     signal: ctx.signal,

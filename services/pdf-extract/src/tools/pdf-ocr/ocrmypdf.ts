@@ -54,7 +54,8 @@ export async function ocrmypdf(input: string, output: string, choices: OcrChoice
   const { code, stderr } = await exec('ocrmypdf', [...ocrArgs(choices), input, output], {
     timeoutMs: timeLeft(job.deadline),
     signal: job.signal,
-    env: { ...env, TMPDIR: scratch, OMP_THREAD_LIMIT: '1' },
+    // No bytecode cache written beside the plugin, in the service's own folder.
+    env: { ...env, TMPDIR: scratch, OMP_THREAD_LIMIT: '1', PYTHONDONTWRITEBYTECODE: '1' },
   });
   const cause = new Error(`ocrmypdf exit ${code}: ${stderr.slice(-2000)}`);
   switch (code) {

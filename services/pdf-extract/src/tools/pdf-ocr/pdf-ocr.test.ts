@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { call, corpus, pdf } from '../../../test/helpers.ts';
 import { useExtract } from '../../../test/use-extract.ts';
 import { wordMatch, wordsOf } from '../../../test/word-match.ts';
+import { defaults } from '@quire/base';
 import { maxOcrPages } from '../../ocr/pages.ts';
 
 const app = useExtract();
@@ -127,7 +128,7 @@ describe('pdf-ocr', () => {
     const long = await call(app(), 'pdf-ocr', pdf('pypdf-geotopo-117-pages.pdf'));
     expect(long.status).toBe(413);
     expect(long.error?.code).toBe('file_too_large');
-    expect(long.error!.message).toContain(`${maxOcrPages} pages`);
+    expect(long.error!.message).toContain(`${maxOcrPages(defaults.jobTimeoutMs)} pages`);
 
     const both = await call(app(), 'pdf-ocr', scan, { deskew: 'true', existingText: 'redo' });
     expect(both.error?.code).toBe('invalid_option');

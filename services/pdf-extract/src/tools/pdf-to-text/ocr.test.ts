@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { call, pdf } from '../../../test/helpers.ts';
 import { useExtract } from '../../../test/use-extract.ts';
 import { wordMatch } from '../../../test/word-match.ts';
+import { defaults } from '@quire/base';
 import { maxOcrPages } from '../../ocr/pages.ts';
 
 const app = useExtract();
@@ -39,12 +40,12 @@ describe('pdf-to-text reads scanned pages by OCR', () => {
       // The three-page scan over and over: one more page than the limit, its images shared.
       const scan = pdf('textract-ocr_text-scanned.pdf');
       const long = join(dir, 'long.pdf');
-      const copies = Array.from({ length: Math.ceil((maxOcrPages + 1) / 3) }, () => [scan, '1-3']).flat();
+      const copies = Array.from({ length: Math.ceil((maxOcrPages(defaults.jobTimeoutMs) + 1) / 3) }, () => [scan, '1-3']).flat();
       execFileSync('qpdf', ['--empty', '--pages', ...copies, '--', long]);
       const a = await call(app(), 'pdf-to-text', long);
       expect(a.status).toBe(413);
       expect(a.error?.code).toBe('file_too_large');
-      expect(a.error?.message).toContain(`${maxOcrPages} pages`);
+      expect(a.error?.message).toContain(`${maxOcrPages(defaults.jobTimeoutMs)} pages`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
