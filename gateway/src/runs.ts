@@ -163,6 +163,8 @@ export interface Steps {
   requestId: string;
   /** A queued job's steps: each call may take what is left of the job's time. */
   queued?: boolean;
+  /** Told the pages of a step's file done so far, as its service says: a job's progress within a file. */
+  onPages?: (pagesDone: number) => void;
   /** Told as each step ends, with how many have: a job's progress. */
   onStep?: (done: number) => Promise<void>;
 }
@@ -215,7 +217,7 @@ export async function runSteps(client: ServiceClient, steps: Steps, job: Job, st
   const checked: { tool: string; checks: unknown }[] = [];
   for (const [i, tool] of steps.chain.entries()) {
     const sink = i === steps.chain.length - 1 ? store : toWorkFolder(job.workdir);
-    const call = { tool, requestId: steps.requestId, job, sink, queued: steps.queued };
+    const call = { tool, requestId: steps.requestId, job, sink, queued: steps.queued, onPages: steps.onPages };
     try {
       if (i === 0 && form) {
         if (!(await form.started)) {

@@ -46,6 +46,8 @@ interface Call {
   sink: Sink;
   /** A queued job's call: the service gives it what is left of the job's time, not only its own limit. */
   queued?: boolean;
+  /** Told the pages the service has done so far, when it says (`102 Processing`, `X-Quire-Pages-Done`). */
+  onPages?: (pagesDone: number) => void;
 }
 
 /** A step on files in the work folder. */
@@ -233,6 +235,10 @@ async function post(
   });
   // Its failures are read from the send and the answer below; this keeps a late one from going unheard.
   req.on('error', () => {});
+  req.on('information', (info) => {
+    const done = Number(info.headers['x-quire-pages-done']);
+    if (info.statusCode === 102 && Number.isSafeInteger(done)) call.onPages?.(done);
+  });
   const answered = once(req, 'response') as Promise<[IncomingMessage]>;
   const [sent, answer] = await Promise.allSettled([pipeline(call.body, req), answered]);
   const failed = call.failed?.();

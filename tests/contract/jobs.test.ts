@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { errorCodes } from '@quire/catalog';
+import { defaults } from '@quire/base';
+import { constants, errorCodes } from '@quire/catalog';
 import { corpusDir } from '../lib/corpus.ts';
 import { download, post } from '../lib/http.ts';
 import { pageCount, rotations } from '../lib/pdf.ts';
@@ -167,41 +168,41 @@ describe('jobs through nginx, the gateway, the queue in Redis and the workers', 
     expect(((await result.json()) as { error: { code: string } }).error.code).toBe('job_cancelled');
   });
 
-  it("reads a scan longer than one call's OCR allows as a job, given OCR's time a page", async () => {
-    // 41 small scanned pages (a corner of the corpus scan, 150 dpi): one more than a tool call reads.
+  it("reads a scan longer than one call's OCR allows as a job, its pages read told as they go", async () => {
+    // Scanned half pages (the top of the corpus scan's first, 150 dpi): one more than a tool call reads.
+    const most = Math.floor(defaults.jobTimeoutMs / constants.ocrPageMs);
+    const n = most + 1;
     const dir = mkdtempSync(join(tmpdir(), 'jobs-long-scan-'));
-    const corner = join(dir, 'corner');
-    execFileSync(
-      'pdftoppm',
-      ['-q', '-r', '150', '-gray', '-png', '-singlefile', '-f', '1', '-l', '1'].concat([
-        '-x',
-        '0',
-        '-y',
-        '0',
-        '-W',
-        '600',
-        '-H',
-        '300',
-        scan,
-        corner,
-      ]),
-    );
+    const top = join(dir, 'top');
+    const crop = ['-x', '0', '-y', '0', '-W', '1240', '-H', '900'];
+    execFileSync('pdftoppm', ['-q', '-r', '150', '-gray', '-png', '-singlefile', '-l', '1', ...crop, scan, top]);
     const page = join(dir, 'page.pdf');
     const toPdf = 'import img2pdf, sys\nopen(sys.argv[2], "wb").write(img2pdf.convert(sys.argv[1]))';
-    execFileSync('/usr/bin/python3', ['-c', toPdf, `${corner}.png`, page]);
+    execFileSync('/usr/bin/python3', ['-c', toPdf, `${top}.png`, page]);
     const long = join(dir, 'long.pdf');
-    execFileSync('qpdf', ['--empty', '--pages', page, Array(41).fill('1').join(','), '--', long]);
-    expect(pageCount(long)).toBe(41);
+    execFileSync('qpdf', ['--empty', '--pages', page, Array(n).fill('1').join(','), '--', long]);
+    expect(pageCount(long)).toBe(n);
 
     const refused = await post(`${base}/api.php?tool=pdf-ocr`, [long]);
     expect(refused.status).toBe(413);
-    expect(refused.body.error?.message).toContain('at most 40 pages');
-    const done = await ended((await submit('tool=pdf-ocr', [long])).id, 300_000);
-    expect(done.state, JSON.stringify(done.error)).toBe('done');
-    expect(done.result!.properties).toMatchObject({ pages: 41, pagesWithoutText: [] });
-    expect((done.result!.properties!.ocrPages as number[]).length).toBe(41);
-    const { path } = await download(base, done.result!.download);
-    const text = execFileSync('pdftotext', ['-q', '-f', '41', '-l', '41', path, '-']).toString();
+    expect(refused.body.error?.message).toContain(`at most ${most} pages`);
+
+    const { id } = await submit('tool=pdf-ocr', [long]);
+    const seen = new Set<number>();
+    let view: JobView;
+    const until = Date.now() + 300_000;
+    while (!['done', 'failed', 'cancelled'].includes((view = await job(id)).state)) {
+      if (view.progress.pages) seen.add(view.progress.pages.done);
+      if (Date.now() > until) throw new Error(`job ${id} still ${view.state}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(view.state, JSON.stringify(view.error)).toBe('done');
+    // Pages counted while OCRmyPDF read them, not only at the end.
+    expect([...seen].filter((done) => done > 0 && done < n).length).toBeGreaterThan(0);
+    expect(view.result!.properties).toMatchObject({ pages: n, pagesWithoutText: [] });
+    expect((view.result!.properties!.ocrPages as number[]).length).toBe(n);
+    const { path } = await download(base, view.result!.download);
+    const text = execFileSync('pdftotext', ['-q', '-f', `${n}`, '-l', `${n}`, path, '-']).toString();
     expect(text).toMatch(/September 2004/);
     rmSync(dir, { recursive: true, force: true });
   }, 320_000);

@@ -151,7 +151,14 @@ async function runOne(run: Run): Promise<JobResult> {
     // The last step's end is the job's: the files' count says so.
     if (steps && done < steps.total) await setProgress(run, { ...run.record.progress, steps: { ...steps, done } });
   };
-  const output = await runSteps(run.client, { ...stepsOf(run, inputs), onStep }, run.job, toStore(run.store, {}));
+  const onPages = (done: number) => {
+    const pages = run.record.progress.pages;
+    // Within the file: its end is the job's, which the files' count says.
+    if (pages && done > pages.done && done < pages.total)
+      void setProgress(run, { ...run.record.progress, pages: { ...pages, done } }).catch(() => undefined);
+  };
+  const steps = { ...stepsOf(run, inputs), onStep, onPages };
+  const output = await runSteps(run.client, steps, run.job, toStore(run.store, {}));
   run.metrics.resultsSaved.inc();
   await countUses(run);
   await progress(run, run.record.spec.inputs.length, run.record.progress.pages?.total);
@@ -167,13 +174,21 @@ async function runBatch(run: Run): Promise<JobResult> {
   const inputs = run.record.spec.inputs;
   let filesDone = 0;
   let pagesDone = 0;
+  // Pages done so far of the files under way, as their services say.
+  const under = new Map<number, number>();
+  const pagesNow = () => [...under.values()].reduce((a, b) => a + b, pagesDone);
   const perFile = [...(run.record.progress.perFile ?? [])];
   const outcomes = await mapLimit(inputs, parallelism(), async (input, i) => {
     if (!input.error) {
       perFile[i] = { ...perFile[i]!, state: 'processing' };
-      await progress(run, filesDone, pagesDone, perFile);
+      await progress(run, filesDone, pagesNow(), perFile);
     }
-    const outcome = input.error ? { error: input.error } : await runFile(run, input);
+    const onPages = (done: number) => {
+      under.set(i, Math.min(done, input.pages ?? done));
+      void progress(run, filesDone, pagesNow(), perFile).catch(() => undefined);
+    };
+    const outcome = input.error ? { error: input.error } : await runFile(run, input, onPages);
+    under.delete(i);
     filesDone++;
     pagesDone += input.pages ?? 0;
     const { file, pages } = perFile[i]!;
@@ -181,7 +196,7 @@ async function runBatch(run: Run): Promise<JobResult> {
       'error' in outcome
         ? { file, state: 'failed', ...(pages !== undefined && { pages }), error: outcome.error }
         : { file, state: 'done', ...(pages !== undefined && { pages }) };
-    await progress(run, filesDone, pagesDone, perFile);
+    await progress(run, filesDone, pagesNow(), perFile);
     return outcome;
   });
   const report: FileReport[] = [];
@@ -216,12 +231,16 @@ async function runBatch(run: Run): Promise<JobResult> {
 type FileOutcome = { error: { code: string; message: string } } | Awaited<ReturnType<typeof runSteps>>;
 
 /** One file of a batch through the chain, its result kept in the job's work folder; its error when it fails. */
-async function runFile(run: Run, input: JobRecord['spec']['inputs'][number]): Promise<FileOutcome> {
+async function runFile(
+  run: Run,
+  input: JobRecord['spec']['inputs'][number],
+  onPages: (pagesDone: number) => void,
+): Promise<FileOutcome> {
   try {
     const path = join(run.folder, input.file);
     const output = await runSteps(
       run.client,
-      stepsOf(run, [{ path, name: input.name, kind: input.kind! }]),
+      { ...stepsOf(run, [{ path, name: input.name, kind: input.kind! }]), onPages },
       run.job,
       toWorkFolder(run.job.workdir),
     );

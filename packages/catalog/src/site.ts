@@ -118,9 +118,9 @@ export const constants = {
   /** Files a single-file tool (or a workflow) takes in one batch job, each processed on its own. */
   batchMaxFiles: 20,
   /**
-   * The time a page read by OCR is given: Tesseract takes 1.5 to 5 s a page, two pages at a time on two
-   * cores. A call reads as many pages as its time allows at this pace (40 in the 120 s of a tool call),
-   * and a queued job adds this much time per page for the tools that may OCR.
+   * The time a page read by OCR is given: a dense 300 dpi page takes OCRmyPDF about 4 s on two cores
+   * (bench/ocr.ts). A call reads as many pages as its time allows at this pace (30 in the 120 s of a
+   * tool call), and a queued job adds this much time per page for the tools that may OCR.
    */
-  ocrPageMs: 3000,
+  ocrPageMs: 4000,
 } as const;

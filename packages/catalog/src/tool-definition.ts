@@ -32,8 +32,11 @@ export interface Tool {
   /** The usage count shown before any run is counted. */
   usage: number;
   service: ServiceName;
-  /** It may read pages by OCR (a scan's), which takes `constants.ocrPageMs` a page: a job's time allows for it. */
-  ocr?: true;
+  /**
+   * It reads pages by OCR: every page (`always`), or those that are scans (`scans`). OCR takes
+   * `constants.ocrPageMs` a page, and a job's time allows for it.
+   */
+  ocr?: 'always' | 'scans';
   /**
    * What the tool reads: file kinds and how many, or a web address. `damaged`: the tool repairs what it
    * reads, so a PDF is any file a reader could recover one from, not only one that begins as a PDF.

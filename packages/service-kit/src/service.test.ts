@@ -1,4 +1,8 @@
+import { once } from 'node:events';
+import { openAsBlob, readFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,6 +96,38 @@ describe('the kit over HTTP', () => {
     const odd = await request(a).post('/tools/rotate-pdf').set('X-Quire-Time-Ms', '-5').attach('file', pdf);
     expect(odd.body.error.code).toBe('timeout');
     expect(given).toBe(300);
+  });
+
+  it('tells the pages a tool has done as 102 Processing before the answer, which a caller may pass over', async () => {
+    const counting: ToolRun = async (ctx) => {
+      for (const n of [1, 2, 3]) ctx.progress?.(n);
+      const out = join(ctx.workdir, 'out.pdf');
+      await copyFile(ctx.inputs[0]!.path, out);
+      return { path: out };
+    };
+    const server = app({}, counting).listen(0);
+    try {
+      await once(server, 'listening');
+      const form = new FormData();
+      form.append('file', await openAsBlob(pdf), 'in.pdf');
+      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+      const { port } = server.address() as AddressInfo;
+      const told: string[] = [];
+      const req = httpRequest({ port, path: '/tools/rotate-pdf', method: 'POST' });
+      req.setHeader('content-type', encoded.headers.get('content-type')!);
+      req.on('information', (info) => told.push(`${info.statusCode} ${info.headers['x-quire-pages-done']}`));
+      req.end(Buffer.from(await encoded.arrayBuffer()));
+      const [res] = (await once(req, 'response')) as [IncomingMessage];
+      const body = Buffer.concat(await res.toArray());
+      expect(res.statusCode).toBe(200);
+      expect(body).toEqual(readFileSync(pdf));
+      expect(told).toEqual(['102 1', '102 2', '102 3']);
+      // supertest, as most clients, passes over them to the answer.
+      const plain = await request(app({}, counting)).post('/tools/rotate-pdf').attach('file', pdf);
+      expect(plain.status).toBe(200);
+    } finally {
+      server.close();
+    }
   });
 
   it('answers unknown tools and metrics', async () => {

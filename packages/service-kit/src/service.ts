@@ -43,6 +43,8 @@ export interface ToolContext<Options = Record<string, unknown>> {
   deadline: number;
   /** The whole time this job was given: `JOB_TIMEOUT_MS`, or more for a queued job. Work may scale with it. */
   timeMs: number;
+  /** Says how many of the input's pages are done so far: a long job's progress, before the answer. */
+  progress?: (pagesDone: number) => void;
   log: Logger;
 }
 
@@ -149,8 +151,10 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
         const request = await checkToolRequest(tool, req);
         const upload = performance.now() - (res.locals.began as number);
         const timeMs = callTime(req.get('x-quire-time-ms'), kit);
+        const progress = (pagesDone: number) => tellProgress(res, pagesDone);
         const work = async (job: Job) => {
-          const result = await runVerified(tool, opts.tools[tool.id]!, { ...request, ...job, timeMs, log }, metrics);
+          const ctx = { ...request, ...job, timeMs, progress, log };
+          const result = await runVerified(tool, opts.tools[tool.id]!, ctx, metrics);
           return { ...result, timing: { upload, ...result.timing } };
         };
         const result = await runJob(res, res.locals.workdir as string, { queue, timeoutMs: timeMs }, work);
@@ -166,6 +170,15 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
   app.use((_req, _res, next) => next(new ToolError('not_found')));
   app.use(errorHandler(log));
   return app;
+}
+
+/**
+ * An informational `102 Processing` with `X-Quire-Pages-Done`, written ahead of the answer: the caller
+ * (a queued job's worker) reads it as the job's progress; any other caller passes over it.
+ */
+function tellProgress(res: Response, pagesDone: number): void {
+  if (res.headersSent || !res.socket?.writable || !Number.isSafeInteger(pagesDone)) return;
+  res.socket.write(`HTTP/1.1 102 Processing\r\nX-Quire-Pages-Done: ${pagesDone}\r\n\r\n`);
 }
 
 async function sendResult(

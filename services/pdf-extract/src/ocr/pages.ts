@@ -3,7 +3,7 @@ import { constants } from '@quire/catalog';
 import { pageIsBlank } from '@quire/pdf';
 
 /**
- * Pages one call reads by OCR, so that a scan within it finishes inside the call's time: 40 in the
+ * Pages one call reads by OCR, so that a scan within it finishes inside the call's time: 30 in the
  * 120 s of a tool call, more in the time a queued job gives. Documented in docs/api.md.
  */
 export function maxOcrPages(timeMs: number): number {

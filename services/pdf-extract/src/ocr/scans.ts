@@ -5,14 +5,14 @@ import { maxOcrPages } from './pages.ts';
 import { readPageWords, type ScanPage } from './tesseract.ts';
 
 /**
- * The words of a PDF's scanned pages by OCR, pages side by side; file_too_large past the OCR page limit
- * of the job's time (`timeMs`).
+ * The words of a PDF's scanned pages by OCR, pages side by side, each page read told as progress;
+ * file_too_large past the OCR page limit of the job's time (`timeMs`).
  */
 export function readScans(
   path: string,
   pages: ScanPage[],
   language: OcrLanguage[],
-  job: Job & { timeMs: number },
+  job: Job & { timeMs: number; progress?: (pagesDone: number) => void },
 ): Promise<Frag[][]> {
   const most = maxOcrPages(job.timeMs);
   if (pages.length > most)
@@ -21,5 +21,10 @@ export function readScans(
       `This PDF has ${pages.length} scanned pages; OCR reads at most ${most} pages at a time. ` +
         'Split it first, or set ocr to off.',
     );
-  return mapLimit(pages, parallelism(), (p) => readPageWords(path, p, language, job));
+  let read = 0;
+  return mapLimit(pages, parallelism(), async (p) => {
+    const words = await readPageWords(path, p, language, job);
+    job.progress?.(++read);
+    return words;
+  });
 }

@@ -1,12 +1,16 @@
-"""An OCRmyPDF plugin: Tesseract's engine, with each recognised word of a slightly skewed scan set level.
+"""An OCRmyPDF plugin: Tesseract's engine, with each recognised word of a slightly skewed scan set level,
+and the pages read so far written where the service looks for them.
 
 Tesseract writes a line of a skewed scan along its slanted baseline, and readers start a new word
 wherever a character's baseline drifts from the word's first (poppler: by half a point), so a long
 word on a page turned by a degree or two is read back cut in pieces ("Helv etica"). Here each word
 starts where Tesseract put it, its letters on a level baseline from there: the invisible word keeps its
 place and width and reads whole. Text turned further (a sideways heading, a page read at 90°) keeps
-its angle. Loaded with `--plugin`."""
+its angle. Loaded with `--plugin`.
+
+Progress: as each page's OCR ends, "done total" is written to the file QUIRE_OCR_PROGRESS names."""
 import math
+import os
 from pathlib import Path
 
 import pikepdf
@@ -53,3 +57,32 @@ class LevelWordsEngine(TesseractOcrEngine):
 @hookimpl
 def get_ocr_engine():
     return LevelWordsEngine()
+
+
+class PagesRead:
+    """A progress bar of OCRmyPDF's kind (tqdm's protocol) that writes the OCR stage's pages read to a file."""
+
+    def __init__(self, total=0, desc="", unit_scale=1, **_):
+        self.path = os.environ.get("QUIRE_OCR_PROGRESS") if desc == "OCR" else None
+        # OCRmyPDF counts a page twice (read, then grafted): unit_scale says so.
+        self.scale, self.total, self.count = unit_scale or 1, total, 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        return False
+
+    def update(self, n=1, completed=None):
+        self.count = completed if completed is not None else self.count + n
+        if not self.path:
+            return
+        partial = f"{self.path}.part"
+        with open(partial, "w", encoding="ascii") as f:
+            f.write(f"{int(self.count * self.scale)} {int(self.total * self.scale)}")
+        os.replace(partial, self.path)  # whole, never half written, when the service reads it
+
+
+@hookimpl
+def get_progressbar_class():
+    return PagesRead

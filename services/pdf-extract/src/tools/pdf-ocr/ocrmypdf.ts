@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exec, parallelism, timeLeft, ToolError, type Job } from '@quire/base';
@@ -46,17 +46,30 @@ export function ocrArgs(choices: OcrChoices): string[] {
  * Exit codes that are the input's fault answer damaged_input, as does any failure on a damaged input;
  * the rest are ours.
  */
-export async function ocrmypdf(input: string, output: string, choices: OcrChoices, job: Job): Promise<OcrOutcome> {
+export async function ocrmypdf(
+  input: string,
+  output: string,
+  choices: OcrChoices,
+  job: Job & { progress?: (pagesDone: number) => void },
+): Promise<OcrOutcome> {
   const scratch = join(job.workdir, 'ocr-scratch');
   await mkdir(scratch, { recursive: true });
+  const progressFile = join(job.workdir, 'ocr-progress');
   // Debian's python3 runs it: a Python of the host's (pyenv, a virtualenv) must not leak its paths in.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PYTHON')));
+  const watching = job.progress && watchPages(progressFile, job.progress);
   const { code, stderr } = await exec('ocrmypdf', [...ocrArgs(choices), input, output], {
     timeoutMs: timeLeft(job.deadline),
     signal: job.signal,
     // No bytecode cache written beside the plugin, in the service's own folder.
-    env: { ...env, TMPDIR: scratch, OMP_THREAD_LIMIT: '1', PYTHONDONTWRITEBYTECODE: '1' },
-  });
+    env: {
+      ...env,
+      TMPDIR: scratch,
+      OMP_THREAD_LIMIT: '1',
+      PYTHONDONTWRITEBYTECODE: '1',
+      QUIRE_OCR_PROGRESS: progressFile,
+    },
+  }).finally(() => watching && clearInterval(watching));
   const cause = new Error(`ocrmypdf exit ${code}: ${stderr.slice(-2000)}`);
   switch (code) {
     case 0:
@@ -77,6 +90,19 @@ export async function ocrmypdf(input: string, output: string, choices: OcrChoice
       // Any other failure on an input qpdf had to mend (a page object it could not read) is the input's.
       throw new ToolError((await sound(input, job)) ? 'internal' : 'damaged_input', undefined, { cause });
   }
+}
+
+/** Reads the pages done that the plugin writes, each second, and tells them on as they grow. */
+function watchPages(file: string, tell: (pagesDone: number) => void): NodeJS.Timeout {
+  let told = 0;
+  return setInterval(() => {
+    void readFile(file, 'ascii')
+      .then((text) => {
+        const done = Number(text.split(' ')[0]);
+        if (Number.isSafeInteger(done) && done > told) tell((told = done));
+      })
+      .catch(() => undefined); // not written yet
+  }, 1000);
 }
 
 /** Whether qpdf finds nothing to mend in a PDF. */

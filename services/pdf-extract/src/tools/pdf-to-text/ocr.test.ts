@@ -40,7 +40,10 @@ describe('pdf-to-text reads scanned pages by OCR', () => {
       // The three-page scan over and over: one more page than the limit, its images shared.
       const scan = pdf('textract-ocr_text-scanned.pdf');
       const long = join(dir, 'long.pdf');
-      const copies = Array.from({ length: Math.ceil((maxOcrPages(defaults.jobTimeoutMs) + 1) / 3) }, () => [scan, '1-3']).flat();
+      const copies = Array.from({ length: Math.ceil((maxOcrPages(defaults.jobTimeoutMs) + 1) / 3) }, () => [
+        scan,
+        '1-3',
+      ]).flat();
       execFileSync('qpdf', ['--empty', '--pages', ...copies, '--', long]);
       const a = await call(app(), 'pdf-to-text', long);
       expect(a.status).toBe(413);
