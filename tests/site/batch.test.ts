@@ -3,6 +3,7 @@
  * of its own (a broken one failed with its reason), its own download, and the zip of all with its report;
  * a running batch is found again after a reload, and Cancel stops it.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { corpusDir } from '../lib/corpus.ts';
 import { download } from '../lib/http.ts';
 import { pageCount, rotations } from '../lib/pdf.ts';
 import { unzip } from '../lib/zip.ts';
-import { settledStatus } from './site.ts';
+import { downloadResult, settledStatus } from './site.ts';
 
 const eleven = join(corpusDir, 'pdf', 'qpdf-11-pages.pdf');
 const four = join(corpusDir, 'pdf', 'pypdf-pdflatex-4-pages.pdf');
@@ -118,6 +119,52 @@ describe('batches on a tool page', () => {
     await preview.waitFor();
     expect(Number(await preview.getAttribute('height'))).toBeGreaterThan(Number(await preview.getAttribute('width')));
     expect(await widget(page).locator('.result .result-preview figcaption').count()).toBe(0);
+  });
+
+  it('runs one scan through OCR as a job: the pages read told as they go, then its result card', async () => {
+    const { page, errors } = await site.open('/tools/pdf-ocr');
+    // The three-page scan four times over: long enough to see its pages counted while they are read.
+    const twelve = join(scratch, 'twelve.pdf');
+    execFileSync('qpdf', ['--empty', '--pages', scan, '1-3', scan, '1-3', scan, '1-3', scan, '1-3', '--', twelve]);
+    await widget(page).locator('input[type=file]').setInputFiles([twelve]);
+    await widget(page).getByRole('button', { name: 'Convert', exact: true }).click();
+    await waitUntil(
+      page,
+      `/^Working: ([1-9]|1[01]) of 12 pages done…$/.test(document.querySelector('.widget .upload-status')?.textContent ?? '')`,
+      90_000,
+      'pages counted while they are read',
+    );
+    expect(await settledStatus(page)).toBe('Success');
+    expect(await rows(page).count()).toBe(0);
+    const { path } = await downloadResult(page, site.base);
+    expect(pageCount(path)).toBe(12);
+    expect(execFileSync('pdftotext', ['-q', '-f', '12', '-l', '12', path, '-']).toString()).toMatch(/[A-Za-z]{4,}/);
+    expect(errors).toEqual([]);
+  });
+
+  it('stops an upload that is still going when Cancel is pressed, and keeps no job', async () => {
+    const { page, errors } = await site.open('/tools/pdf-ocr');
+    // The upload is held at the door until Cancel has been pressed, then dropped: it never reaches the server.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let arrived = 0;
+    await page.route('**/api/v1/jobs?*', async (route) => {
+      arrived++;
+      await held;
+      await route.abort().catch(() => undefined);
+    });
+    await widget(page).locator('input[type=file]').setInputFiles([scan]);
+    await widget(page).getByRole('button', { name: 'Convert', exact: true }).click();
+    for (let i = 0; i < 100 && arrived === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await widget(page).locator('.upload-status').textContent()).toBe('Working…');
+    await widget(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+    expect(await settledStatus(page)).toBe('Cancelled: no result was kept.');
+    release();
+    expect(arrived).toBe(1);
+    expect(await page.evaluate(`sessionStorage.getItem('quire:job:pdf-ocr')`)).toBeNull();
+    expect(await widget(page).getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
+    expect(await widget(page).getByRole('button', { name: 'Convert', exact: true }).isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
   });
 
   it('finds a running batch again after a reload, and Cancel stops it', async () => {

@@ -34,11 +34,13 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
   const run = useUploadRun(tool, onResult);
   const job = useJobRun();
   const key = jobKey(tool.id);
-  const call = { steps: [tool.id], batch: true, key };
   // Files a page view makes for the call (sign-pdf's signature image), sent after the chosen ones.
   const [madeFiles, setMadeFiles] = useState<File[]>([]);
   // A page view's files belong to one document: with them, only one file is sent.
   const asBatch = batchable && chosen.files.length > 1 && madeFiles.length === 0;
+  // One file of a tool that may take minutes (OCR) runs as a job too: its pages are told as they go.
+  const asJob = asBatch || (batchable && tool.longRuns && chosen.files.length === 1 && madeFiles.length === 0);
+  const call = { steps: [tool.id], batch: asBatch, key };
   // A batch this tab started and left (a reload) is followed again.
   useEffect(() => void job.resume(call), [tool.id]);
   // The one PDF chosen (with a certificate, say), for a page view of it.
@@ -66,7 +68,7 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
       options,
       password: password.password,
     });
-    if (!asBatch) return void password.follow(await run.send(form));
+    if (!asJob) return void password.follow(await run.send(form));
     run.reset();
     const address = `/api/v1/jobs?tool=${encodeURIComponent(tool.id)}`;
     password.follow(
@@ -80,6 +82,10 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
   }
 
   const following = job.busy || job.job !== undefined || job.status !== '';
+  // A batch lists its files, with their own results and the zip; one file's job shows its result as a call would.
+  const listed = asBatch || job.job?.progress.perFile !== undefined;
+  // While the job is under way, from the first byte of its upload.
+  const cancel = job.busy && !(job.job && isFinal(job.job.state)) ? () => void job.cancel() : undefined;
 
   return (
     <form className="upload" onSubmit={convert} noValidate>
@@ -127,16 +133,26 @@ export function UploadWidget({ tool, onResult }: { tool: Tool; onResult: (result
       </button>
       {/* One status element throughout, so that its live region hears every message. */}
       {following ? (
-        <RunStatus progress={job.progress} status={job.status} failed={job.failed} />
+        <RunStatus
+          progress={job.progress}
+          status={job.status}
+          failed={job.failed}
+          {...(!listed && job.result && { result: job.result })}
+        />
       ) : (
         <RunStatus progress={run.progress} status={run.status} failed={run.failed} result={run.result} />
       )}
-      {following && (job.job || job.busy) && (
+      {following && listed && (job.job || job.busy) && (
         <BatchRows
           rows={rowsOf(job.files, job.job)}
           zip={job.job?.state === 'done' ? job.result?.download : undefined}
-          onCancel={job.job && !isFinal(job.job.state) ? () => void job.cancel() : undefined}
+          onCancel={cancel}
         />
+      )}
+      {following && !listed && cancel && (
+        <button type="button" className="button" onClick={cancel}>
+          {t('batch.cancel')}
+        </button>
       )}
     </form>
   );

@@ -151,6 +151,7 @@ export const ar: Translation = {
     uploading: 'جارٍ رفع ملفاتك…',
     queued: 'في انتظار خادم متاح: اكتمل {{done}} من {{count}} ملفات…',
     running: 'جارٍ العمل: اكتمل {{done}} من {{count}} ملفات…',
+    pagesRunning: 'جارٍ العمل: اكتمل {{done}} من {{count}} صفحات…',
     done: 'تم: حُوِّل {{ok}} من {{count}} ملفات.',
     cancelled: 'أُلغي: لم يُحفظ أي ناتج.',
     cancel: 'إلغاء',

@@ -155,6 +155,7 @@ export const en = {
     uploading: 'Uploading your files…',
     queued: 'Waiting for a free worker: {{done}} of {{count}} files done…',
     running: 'Working: {{done}} of {{count}} files done…',
+    pagesRunning: 'Working: {{done}} of {{count}} pages done…',
     done: 'Done: {{ok}} of {{count}} files converted.',
     cancelled: 'Cancelled: no result was kept.',
     cancel: 'Cancel',

@@ -153,6 +153,7 @@ export const es: Translation = {
     uploading: 'Subiendo tus archivos…',
     queued: 'Esperando un servidor libre: {{done}} de {{count}} archivos listos…',
     running: 'Procesando: {{done}} de {{count}} archivos listos…',
+    pagesRunning: 'Procesando: {{done}} de {{count}} páginas listas…',
     done: 'Listo: {{ok}} de {{count}} archivos convertidos.',
     cancelled: 'Cancelado: no se guardó ningún resultado.',
     cancel: 'Cancelar',

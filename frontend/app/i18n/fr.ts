@@ -154,6 +154,7 @@ export const fr: Translation = {
     uploading: 'Envoi de vos fichiers…',
     queued: 'En attente d’un serveur libre : {{done}} fichiers sur {{count}} terminés…',
     running: 'Traitement : {{done}} fichiers sur {{count}} terminés…',
+    pagesRunning: 'Traitement : {{done}} pages sur {{count}} terminées…',
     done: 'Terminé : {{ok}} fichiers sur {{count}} convertis.',
     cancelled: 'Annulé : aucun résultat n’a été conservé.',
     cancel: 'Annuler',

@@ -21,6 +21,8 @@ export interface SiteTool {
   password: boolean;
   /** Asks for the password before the first run, not only once the server asked (see Tool.protectedInput). */
   passwordFirst: boolean;
+  /** May take minutes on one file (it reads every page by OCR): even one file runs as a job, its pages told as they go. */
+  longRuns: boolean;
   options: OptionField[];
 }
 
@@ -37,6 +39,7 @@ export function siteTools(): SiteTool[] {
     input: t.input,
     password: takesPassword(t),
     passwordFirst: takesPassword(t) && t.protectedInput === true,
+    longRuns: t.ocr === 'always',
     options: optionFields(t),
   }));
 }

@@ -48,6 +48,8 @@ export function useJobRun() {
   const [files, setFiles] = useState<string[]>([]);
   // What stops following the current job: its stream closed, its polling ended.
   const stop = useRef<() => void>(() => undefined);
+  // The upload under way, before the job exists: Cancel stops it.
+  const upload = useRef<AbortController>(undefined);
   useEffect(() => () => stop.current(), []);
 
   const share = (c: Counter) =>
@@ -77,6 +79,9 @@ export function useJobRun() {
     } else if (call.batch) {
       const { done, total } = view.progress.files;
       setStatus(t(view.state === 'queued' ? 'batch.queued' : 'batch.running', { done, count: total }));
+    } else if (view.state === 'running' && view.progress.pages) {
+      const { done, total } = view.progress.pages;
+      setStatus(t('batch.pagesRunning', { done, count: total }));
     }
   }
 
@@ -190,10 +195,18 @@ export function useJobRun() {
     setJob(undefined);
     setFiles(names);
     return run(call, async () => {
+      const abort = (upload.current = new AbortController());
       // The upload fills the bar up to where the job's own progress starts.
-      const sent = await sendForm(address, form, (p) =>
-        setProgress(Math.max(1, Math.round((constants.initialProgress * p) / 100))),
-      );
+      const sent = await sendForm(
+        address,
+        form,
+        (p) => setProgress(Math.max(1, Math.round((constants.initialProgress * p) / 100))),
+        abort.signal,
+      ).finally(() => (upload.current = undefined));
+      if (abort.signal.aborted) {
+        setStatus(t('batch.cancelled'));
+        return { ok: false, reason: 'network' };
+      }
       if (!sent) return fail({ ok: false, reason: 'network' });
       if (sent.status === 202) return JSON.parse(sent.text) as Job;
       // Refused: the contract's error, or what a bare status means (413, too large for nginx).
@@ -218,8 +231,9 @@ export function useJobRun() {
     await run({ ...call, batch: call.batch || (view.progress.perFile?.length ?? 0) > 0 }, async () => view);
   }
 
-  /** Cancels the job under way; its stream then says it was. */
+  /** Cancels the job under way (its stream then says it was), or its upload before the job exists. */
   async function cancel(): Promise<void> {
+    if (upload.current) return upload.current.abort();
     if (!job || isFinal(job.state)) return;
     const headers = await authHeaders().catch((): Record<string, string> => ({}));
     await fetch(jobAddress(job.id), { method: 'DELETE', headers }).catch(() => undefined);
