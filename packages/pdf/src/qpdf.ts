@@ -1,6 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exec, timeLeft, ToolError, type Job } from '@quire/base';
+import { trailerEncrypts } from './trailer.ts';
 
 /**
  * Runs qpdf. Exit 3 means it repaired or warned and still wrote a good file, so it counts as success;
@@ -42,6 +43,8 @@ export type Encryption = 'none' | 'open' | 'locked';
 
 /** Whether a PDF is encrypted and whether this password (or none) opens it. */
 export async function encryption(path: string, password: string | undefined, job: Job): Promise<Encryption> {
+  // Most PDFs plainly say they are not: no program is started for them.
+  if ((await trailerEncrypts(path).catch(() => undefined)) === false) return 'none';
   const { code } = await withPassword(password, job, (pw) =>
     exec('qpdf', ['--requires-password', ...pw, path], { timeoutMs: timeLeft(job.deadline), signal: job.signal }),
   );
