@@ -84,7 +84,9 @@ describe('sign-pdf signature view', () => {
     await widget.getByRole('tab', { name: 'Type' }).focus();
     await page.keyboard.press('Enter');
     await widget.getByLabel('Type your name').focus();
-    await page.keyboard.type('Ada Lovelace');
+    // The name in one input, so that the mark shown is the whole name's: a mark of its first letters is
+    // taller, and the place is kept clear of the page's foot for the mark shown when a key is pressed.
+    await page.keyboard.insertText('Ada Lovelace');
     await surface.locator('img.sign-mark').waitFor();
     await surface.focus();
     // From the default place (55% from the left, 80% from the top): up 20%, left 5%.
