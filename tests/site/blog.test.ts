@@ -61,6 +61,9 @@ describe('blog list', () => {
     let last: string[] = [];
     for (const n of pageNumbers.slice(1)) {
       await page.getByRole('button', { name: `Page ${n}`, exact: true }).click();
+      // The pager and the grid change in one render: a page of as many cards as the last shows no change in count.
+      const current = `document.querySelector('nav.pager button[aria-current="page"]')?.textContent === '${n}'`;
+      await waitUntil(page, current, pageWaitMs, `page ${n} shown`);
       await waitForCards(page, cardsOn(Number(n)));
       last = await shownSlugs(page);
       expect(last).toHaveLength(cardsOn(Number(n)));
