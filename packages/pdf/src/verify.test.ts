@@ -287,6 +287,9 @@ describe('verifyResult', () => {
       ([cmd, args]) => cmd === 'qpdf' && args.includes('--externalize-inline-images'),
     );
     expect(copies.map(([, args]) => args.at(-1))).toEqual([expect.stringMatching(/copy-.*\.pdf$/)]);
+    // MuPDF picked the pages out of a sound file; qpdf only parsed what it picked.
+    expect(runs.mock.calls.filter(([cmd, args]) => cmd === 'mutool' && args.includes(turned))).toHaveLength(1);
+    expect(runs.mock.calls.filter(([cmd, args]) => cmd === 'qpdf' && args.includes('--pages'))).toEqual([]);
     expect(read).toContain(`qpdf ${turned}`);
     expect(await check('rotate-pdf', [thirty], turned, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
 
@@ -306,6 +309,13 @@ describe('verifyResult', () => {
       '--',
     ]);
     expect(await failure(lastBroken)).toBe('opens');
+    // A file MuPDF has to repair to read (its cross-reference table a byte off) is copied by qpdf, as before.
+    const shifted = join(j.workdir, 'shifted.pdf');
+    writeFileSync(shifted, Buffer.concat([Buffer.from(' '), readFileSync(turned)]));
+    runs.mockClear();
+    expect(await check('rotate-pdf', [thirty], shifted, {}, j)).toEqual(['opens', 'pages', 'text', 'pixels']);
+    expect(runs.mock.calls.filter(([cmd, args]) => cmd === 'mutool' && args.includes(shifted))).toHaveLength(1);
+    expect(runs.mock.calls.filter(([cmd, args]) => cmd === 'qpdf' && args.includes('--pages'))).toHaveLength(1);
     const { notPdf } = broken(j.workdir);
     expect(await failure(notPdf)).toBe('opens');
     expect(await failure(made('short.pdf', [thirty, '--pages', '.', '1-29', '--']))).toBe('pages');
