@@ -11,7 +11,7 @@ APT_PACKAGES=(
   qpdf          # pdf-editor: structural work, unlock
   ghostscript   # pdf-editor: compression and PDF/A (run as a separate program only; its libgs10-common brings the sRGB ICC profile PDF/A's output intent embeds)
   poppler-utils # pdftoppm, pdftotext
-  mupdf-tools   # pdf-editor: redaction (mutool run: text under a box removed from the content, image pixels blanked)
+  mupdf-tools   # pdf-editor: redaction (mutool run: text under a box removed from the content, image pixels blanked); checks: sampled pages picked out
   ocrmypdf tesseract-ocr # pdf-extract: OCR (OCRmyPDF runs on Debian's /usr/bin/python3)
   tesseract-ocr-eng tesseract-ocr-spa tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-hin tesseract-ocr-ara # OCR's languages
   jbig2dec      # OCR of JBIG2 scans (Ghostscript reads CCITT itself)

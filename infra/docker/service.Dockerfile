@@ -23,15 +23,15 @@ RUN set -eux; \
 FROM node:20-bookworm-slim
 ARG SERVICE
 ARG PORT
-# Every service checks its results with qpdf and Poppler (verification, in packages/pdf), where URW's fonts stand
-# in for the PDF standard fonts; then each service's own engines, as scripts/setup.sh installs them. Ghostscript
+# Every service checks its results with qpdf, Poppler and MuPDF (verification, in packages/pdf), where URW's
+# fonts stand in for the PDF standard fonts; then each service's own engines, as scripts/setup.sh installs them. Ghostscript
 # pulls in libgs10-common, whose sRGB ICC profile (/usr/share/color/icc/ghostscript/srgb.icc) PDF/A embeds.
 RUN set -eux; \
     test -n "$PORT" || { echo "the build argument PORT must be the service's port" >&2; exit 1; }; \
     fonts="fonts-liberation fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
         fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji"; \
     case "$SERVICE" in \
-        pdf-editor) engines="ghostscript mupdf-tools" ;; \
+        pdf-editor) engines="ghostscript" ;; \
         pdf-extract) engines="ghostscript ocrmypdf tesseract-ocr tesseract-ocr-eng tesseract-ocr-spa tesseract-ocr-fra \
             tesseract-ocr-deu tesseract-ocr-hin tesseract-ocr-ara jbig2dec" ;; \
         office) engines="libreoffice-writer libreoffice-calc libreoffice-impress python3-uno $fonts" ;; \
@@ -40,7 +40,7 @@ RUN set -eux; \
         *) echo "unknown service: $SERVICE" >&2; exit 1 ;; \
     esac; \
     apt-get update; \
-    apt-get install -y --no-install-recommends tini qpdf poppler-utils poppler-data fonts-urw-base35 $engines; \
+    apt-get install -y --no-install-recommends tini qpdf poppler-utils poppler-data mupdf-tools fonts-urw-base35 $engines; \
     rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
