@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { exec, mapLimit, timeLeft, type Job } from '@quire/base';
 import { believedPages, claimedPagesTrusted, pageCountOrNaN } from './page-count.ts';
 import { parsePgm, renderPage, renderSpan, type Grey } from './similarity.ts';
@@ -73,6 +74,34 @@ async function structurePages(path: string, job: Job, expected?: number): Promis
 const noInlineImageMoved = String(2 ** 31 - 1);
 
 /**
+ * qpdf's options that parse every page's content of what it writes (as if to move its inline images
+ * out, none being large enough): a content stream that does not decode is then a warning, exit code 3.
+ */
+export const parseContent = ['--externalize-inline-images', `--ii-min-bytes=${noInlineImageMoved}`];
+
+/** Whether qpdf, writing with parseContent, decoded every page's content. */
+const decodes = (stderr: string) => !/errors while decoding content stream/.test(stderr);
+
+const mupdfCount = fileURLToPath(new URL('./mupdf-count.js', import.meta.url));
+
+/**
+ * Several PDFs' page counts as MuPDF reads them, in one run rather than a run each. undefined unless
+ * every file opened without a word on stderr, with a count from 1 to what is trusted unwalked.
+ */
+export async function mupdfPageCounts(paths: string[], job: Job): Promise<number[] | undefined> {
+  try {
+    const { code, stdout, stderr } = await run(job, 'mutool', ['run', mupdfCount, ...paths]);
+    const counts = stdout.trim().split('\n').map(Number);
+    const plausible = counts.every((n) => Number.isInteger(n) && n >= 1 && n <= claimedPagesTrusted);
+    return code === 0 && !stderr.trim() && counts.length === paths.length && plausible ? counts : undefined;
+  } catch (err) {
+    // A job stopped is stopped; MuPDF missing leaves the counting to qpdf.
+    if (job.signal.aborted) throw err;
+    return undefined;
+  }
+}
+
+/**
  * Some pages of a PDF copied into a small one, their streams as they are (neither decoded nor
  * recompressed), with what they use: reading or checking them there costs what those pages cost,
  * not what the whole file does. MuPDF picks the pages out when it can do so cleanly (see pickPages),
@@ -86,17 +115,23 @@ async function copyPages(
   out: string,
   job: Job,
 ): Promise<{ path: string; decodes: boolean } | undefined> {
-  const parse = ['--externalize-inline-images', `--ii-min-bytes=${noInlineImageMoved}`];
-  const decodes = (stderr: string) => !/errors while decoding content stream/.test(stderr);
   const picked = await pickPages(path, pages, `${out}.picked.pdf`, job);
   if (picked) {
     // The copy's pages are counted while they are parsed.
-    const [whole, parsed] = await Promise.all([picked.whole, run(job, 'qpdf', [picked.path, ...parse, out])]);
+    const [whole, parsed] = await Promise.all([picked.whole, run(job, 'qpdf', [picked.path, ...parseContent, out])]);
     await rm(picked.path, { force: true });
     if (whole && (parsed.code === 0 || parsed.code === 3)) return { path: out, decodes: decodes(parsed.stderr) };
   }
   const args = ['--empty', '--remove-unreferenced-resources=no', '--stream-data=preserve'];
-  const { code, stderr } = await run(job, 'qpdf', [...args, '--pages', path, pages.join(','), '--', ...parse, out]);
+  const { code, stderr } = await run(job, 'qpdf', [
+    ...args,
+    '--pages',
+    path,
+    pages.join(','),
+    '--',
+    ...parseContent,
+    out,
+  ]);
   if (code !== 0 && code !== 3) return undefined;
   return { path: out, decodes: decodes(stderr) };
 }

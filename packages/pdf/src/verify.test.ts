@@ -251,8 +251,9 @@ describe('verifyResult', () => {
     const pages = Array.from({ length: 11 }, (_, i) => String(i + 1));
     const everyPage = zipOf('every', pages);
     const read = await runsOf(() => split(everyPage));
-    // Eleven parts are opened and counted one by one; their text and pixels are read from one file.
-    expect(read.filter((r) => r === 'qpdf ').length).toBe(11); // unpacked parts are named by number
+    // Eleven parts are opened by the join and counted by MuPDF in one run; their text and pixels are read from the join.
+    expect(read.filter((r) => r === 'qpdf ').length).toBe(0); // unpacked parts are named by number
+    expect(read.filter((r) => r.startsWith('mutool')).length).toBe(1);
     expect(read.filter((r) => r.startsWith('pdftotext')).length).toBe(2); // the input and the parts
     expect(read.filter((r) => r.startsWith('pdftoppm')).length).toBe(1); // the parts
     expect(await split(everyPage)).toEqual(['opens', 'pages', 'text', 'pixels']);
@@ -267,6 +268,22 @@ describe('verifyResult', () => {
     const short = zipOf('short', ['1-3', '4-9', '11']);
     const err = (await split(short, { ranges: '1-3,4-10,11' }).catch((e: unknown) => e)) as VerificationError;
     expect(err.check).toBe('pages');
+    // A part qpdf warns of when joining (its cross-reference table a byte off) has every part checked on its own.
+    zipOf('shifted', pages);
+    const third = join(j.workdir, 'shifted-03.pdf');
+    const rezipped = (name: string) => {
+      const zip = join(j.workdir, `${name}.zip`);
+      const parts = pages.map((_, i) => join(j.workdir, `shifted-${String(i + 1).padStart(2, '0')}.pdf`));
+      execFileSync('/usr/bin/python3', ['-m', 'zipfile', '-c', zip, ...parts]);
+      return zip;
+    };
+    writeFileSync(third, Buffer.concat([Buffer.from(' '), readFileSync(third)]));
+    const repaired = rezipped('repaired');
+    expect((await runsOf(() => split(repaired))).filter((r) => r === 'qpdf ').length).toBe(11);
+    expect(await split(repaired)).toEqual(['opens', 'pages', 'text', 'pixels']);
+    writeFileSync(third, '%PDF-1.7\nnot a PDF at all');
+    const bad = rezipped('bad');
+    expect(((await split(bad).catch((e: unknown) => e)) as VerificationError).check).toBe('opens');
   });
 
   it("reads a long result's structure whole and decodes only its sampled pages' streams, catching what it did", async () => {

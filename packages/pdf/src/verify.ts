@@ -16,7 +16,7 @@ import {
 import { mapLimit, ToolError, type Job, type Logger, type Metrics } from '@quire/base';
 import { listZip, sniffKind } from '@quire/detect';
 import { checkArchival } from './archival.ts';
-import { PageReads, run, type PageRef, type VerifyCache } from './page-reads.ts';
+import { mupdfPageCounts, PageReads, parseContent, run, type PageRef, type VerifyCache } from './page-reads.ts';
 import { encryption, withPassword } from './qpdf.ts';
 import { extractZip } from './zip.ts';
 
@@ -71,12 +71,36 @@ export function missingItems(before: string[], after: string[]): string[] {
 /**
  * A split's parts joined in order into one file, whose pages are then read in as few runs as a
  * document's, not three runs a part; undefined when there is only one part or qpdf cannot join them
- * without a warning (they are then read one by one). Each part is still opened and counted alone.
+ * without a warning (they are then read one by one). A join without a warning has also opened every
+ * part cleanly and parsed every page's content (see parseContent), so that each part need not be
+ * checked on its own (see openParts).
  */
 async function joinParts(parts: string[], out: string, job: Job): Promise<string | undefined> {
   if (parts.length < 2) return undefined;
-  const { code } = await run(job, 'qpdf', ['--empty', '--pages', ...parts, '--', out]);
+  const { code } = await run(job, 'qpdf', ['--empty', '--pages', ...parts, '--', ...parseContent, out]);
   return code === 0 ? out : undefined;
+}
+
+/**
+ * A zip's sampled entries opened and counted. When a split's parts joined cleanly (see joinParts),
+ * qpdf has opened them all and MuPDF counts their pages in one run; else, or when MuPDF could not
+ * count them all plainly, each is checked by qpdf on its own (a dozen runs where one does).
+ */
+async function openParts(
+  picked: number[],
+  files: string[],
+  joined: Promise<string | undefined> | undefined,
+  reads: PageReads,
+  job: Job,
+): Promise<{ index: number; pages: number }[]> {
+  const kinds = await Promise.all(files.map((f) => sniffKind(f)));
+  const counts = kinds.every((k) => k === 'pdf') && (await joined) ? await mupdfPageCounts(files, job) : undefined;
+  if (counts) return picked.map((n, k) => ({ index: n - 1, pages: counts[k]! }));
+  return mapLimit(picked, 2, async (n, k) => {
+    const pages = kinds[k] === 'pdf' ? await reads.opened(files[k]!) : kinds[k] ? NaN : undefined;
+    if (pages === undefined) throw new VerificationError('opens', `zip entry ${n} does not open`);
+    return { index: n - 1, pages };
+  });
 }
 
 /** One output page, by where it is in the result, and the input page it must match. */
@@ -317,15 +341,7 @@ async function openResult(
     const files = await extractZip(result.path, join(reads.dir, 'zip'), (i) => picked.includes(i + 1));
     const joined =
       req.tool.checks.pages === 'per-range' ? ahead(joinParts(files, join(reads.dir, 'parts.pdf'), job)) : undefined;
-    const parts = ahead(
-      mapLimit(picked, 2, async (n, k) => {
-        const file = files[k]!;
-        const kind = await sniffKind(file);
-        const pages = kind === 'pdf' ? await reads.opened(file) : kind ? NaN : undefined;
-        if (pages === undefined) throw new VerificationError('opens', `zip entry ${n} does not open`);
-        return { index: n - 1, pages };
-      }),
-    );
+    const parts = ahead(openParts(picked, files, joined, reads, job));
     return { zip: { count, picked, files }, parts, joined };
   }
   if (result.kind === 'docx' || result.kind === 'xlsx' || result.kind === 'pptx') {
