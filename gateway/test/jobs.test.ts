@@ -1,4 +1,6 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, openAsBlob, writeFileSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -216,6 +218,53 @@ describe('jobs, on the queue of one process', () => {
     expect(second.headers['retry-after']).toBe('10');
     await request(app).delete(`/api/v1/jobs/${first.body.id}`);
     expect((await request(app).post('/api/v1/jobs?tool=pdf-compress').attach('file', pdf)).status).toBe(202);
+  });
+
+  it('cancels a job whose client left before hearing of it, so that it holds no place', async () => {
+    // Records made slowly: the client leaves after the gateway has read its upload, before it answers.
+    let making!: (id: string) => void;
+    const made = new Promise<string>((r) => (making = r));
+    let created!: () => void;
+    const kept = new Promise<void>((r) => (created = r));
+    class SlowRecords extends MemoryRecordStore {
+      override async create(...args: Parameters<MemoryRecordStore['create']>) {
+        making(args[0].id);
+        await new Promise((r) => setTimeout(r, 300));
+        await super.create(...args);
+        created();
+      }
+    }
+    const { app } = await makeGateway({ PDF_EDITOR_URL: slow.url, JOBS_PER_CLIENT: '1' }, () => ({
+      records: new SlowRecords(),
+      dispatch: new MemoryDispatch(),
+    }));
+    const server = app.listen(0);
+    try {
+      await once(server, 'listening');
+      const form = new FormData();
+      form.append('file', await openAsBlob(pdf), 'in.pdf');
+      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+      const body = Buffer.from(await encoded.arrayBuffer());
+      const head = [
+        'POST /api/v1/jobs?tool=pdf-compress HTTP/1.1',
+        'Host: localhost',
+        `Content-Type: ${encoded.headers.get('content-type')}`,
+        `Content-Length: ${body.length}`,
+      ];
+      // The whole upload, then gone: as a browser whose Cancel came as the last bytes left.
+      const socket = connect((server.address() as AddressInfo).port);
+      await once(socket, 'connect');
+      socket.write(`${head.join('\r\n')}\r\n\r\n`);
+      socket.write(body);
+      const id = await made;
+      socket.destroy();
+      await kept;
+      // The job made of it is cancelled, and the client's one place is free again (else 429 for 3 s).
+      expect((await ended(app, id)).state).toBe('cancelled');
+      expect((await request(app).post('/api/v1/jobs?tool=pdf-compress').attach('file', pdf)).status).toBe(202);
+    } finally {
+      server.close();
+    }
   });
 
   it('streams the job as Server-Sent Events, in order, until it ends', async () => {

@@ -109,18 +109,21 @@ export function jobsApi(deps: JobsApiDeps): express.Router {
     '/api/v1/jobs/:id',
     handle(async (req, res) => {
       const record = await find(req);
-      if (!isFinal(record.state) && (await endJob(deps, record.id, { state: 'cancelled' }))) {
-        // A job no worker has taken leaves the queue, and its uploads go.
-        if (record.state === 'queued') {
-          await deps.dispatch.drop(record.id);
-          await rm(jobFolder(deps.config.dir, record.id), { recursive: true, force: true });
-        }
-      }
+      await cancelJob(deps, record);
       res.json(publicView((await deps.records.get(record.id)) ?? record));
     }),
   );
 
   return router;
+}
+
+/** Cancels a job that has not ended: one no worker has taken leaves the queue, and its uploads go. */
+async function cancelJob(deps: JobsApiDeps, record: JobRecord): Promise<void> {
+  if (isFinal(record.state) || !(await endJob(deps, record.id, { state: 'cancelled' }))) return;
+  if (record.state === 'queued') {
+    await deps.dispatch.drop(record.id);
+    await rm(jobFolder(deps.config.dir, record.id), { recursive: true, force: true });
+  }
 }
 
 /** The job's record now and at each change, as Server-Sent Events, numbered; the stream ends with the job. */
@@ -223,6 +226,11 @@ function submit(deps: JobsApiDeps) {
       };
       await deps.records.create(record, deps.liveTtlMs);
       await deps.dispatch.add(id);
+      // A client gone before it heard of its job (its upload cancelled as it ended) can never follow or
+      // cancel it: the job is cancelled rather than left to hold the client's place.
+      const unheard = () => void cancelJob(deps, record).catch(() => undefined);
+      if (res.destroyed) return unheard();
+      res.once('close', () => !res.writableFinished && unheard());
       res
         .status(202)
         .location(`/api/v1/jobs/${id}`)

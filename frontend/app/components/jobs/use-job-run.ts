@@ -23,6 +23,12 @@ export interface JobCall {
 
 const jobAddress = (id: string) => `/api/v1/jobs/${encodeURIComponent(id)}`;
 
+/** Asks for a job to be cancelled, as whoever made it (a signed-in owner's token, if any). */
+async function deleteJob(id: string): Promise<void> {
+  const headers = await authHeaders().catch((): Record<string, string> => ({}));
+  await fetch(jobAddress(id), { method: 'DELETE', headers }).catch(() => undefined);
+}
+
 function remember(key: string | undefined, id: string | undefined) {
   if (!key) return;
   try {
@@ -204,6 +210,8 @@ export function useJobRun() {
         abort.signal,
       ).finally(() => (upload.current = undefined));
       if (abort.signal.aborted) {
+        // A job made as Cancel was pressed (its answer had come) is cancelled too.
+        if (sent?.status === 202) await deleteJob((JSON.parse(sent.text) as Job).id);
         setStatus(t('batch.cancelled'));
         return { ok: false, reason: 'network' };
       }
@@ -235,8 +243,7 @@ export function useJobRun() {
   async function cancel(): Promise<void> {
     if (upload.current) return upload.current.abort();
     if (!job || isFinal(job.state)) return;
-    const headers = await authHeaders().catch((): Record<string, string> => ({}));
-    await fetch(jobAddress(job.id), { method: 'DELETE', headers }).catch(() => undefined);
+    await deleteJob(job.id);
   }
 
   /**
