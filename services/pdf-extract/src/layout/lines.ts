@@ -76,6 +76,8 @@ export function makeLine(frags: Frag[]): Line {
 /** Whether a space belongs between two neighbouring fragments. */
 export function needsSpace(a: Frag, b: Frag, rtl = false): boolean {
   if (/\s$/.test(a.text) || /^\s/.test(b.text)) return false;
+  // Words OCR read apart are words apart, however close their boxes came.
+  if (a.ocrLine !== undefined && b.ocrLine !== undefined) return true;
   const gap = rtl ? a.x0 - b.x1 : b.x0 - a.x1;
   return gap > 0.1 * Math.min(a.size, b.size);
 }

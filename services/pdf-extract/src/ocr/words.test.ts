@@ -44,8 +44,45 @@ describe('tsvWords', () => {
     }
   });
 
-  it('leaves words out that Tesseract is unsure of', () => {
-    const tsv = [header, ['5', 1, 1, 1, 1, 1, 10, 10, 50, 20, 12, '~'].join('\t')].join('\n');
-    expect(tsvWords(tsv, 1)).toEqual([]);
+  it('leaves out marks Tesseract is unsure of, not the unsure words of a line it mostly reads surely', () => {
+    /** A line of words, each `[text, confidence]`, 60 pixels apart. */
+    const line = (n: number, words: [string, number][]) =>
+      words.map(([text, conf], i) => ['5', 1, 1, 1, n, i + 1, 10 + i * 60, n * 40, 50, 20, conf, text].join('\t'));
+    const tsv = [
+      header,
+      // The last words of a clear line, read right but given no confidence, as Tesseract does on a noisy scan.
+      ...line(1, [
+        ['Hello,', 96],
+        ['some', 95],
+        ['text', 96],
+        ['without', 93],
+        ['a', 0],
+        ['meaning.', 0],
+      ]),
+      // A mark among sure words, and a figure's marks on a line of their own.
+      ...line(2, [
+        ['one', 95],
+        ['~', 12],
+        ['two', 94],
+      ]),
+      ...line(3, [
+        ['ij', 2],
+        ['2Q', 20],
+        ['+', 21],
+        ['o', 22],
+      ]),
+      ...line(4, [['~', 12]]),
+    ].join('\n');
+    const lines = groupLines(tsvWords(tsv, 1)).map((l) => l.text);
+    expect(lines).toEqual(['Hello, some text without a meaning.', 'one two']);
+  });
+
+  it('keeps the words Tesseract read apart apart, however close their boxes', () => {
+    const tsv = [
+      header,
+      ['5', 1, 1, 1, 1, 1, 10, 10, 20, 20, 95, 'of'].join('\t'),
+      ['5', 1, 1, 1, 1, 2, 30, 10, 90, 20, 95, 'mentorship'].join('\t'),
+    ].join('\n');
+    expect(groupLines(tsvWords(tsv, 1)).map((l) => l.text)).toEqual(['of mentorship']);
   });
 });

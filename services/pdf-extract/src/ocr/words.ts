@@ -1,7 +1,12 @@
 import { cleanText } from '../layout/text.ts';
 import type { FontInfo, Frag } from '../layout/types.ts';
 
-/** Words Tesseract is less sure of than this (0–100) are specks and rulings it took for letters. */
+/**
+ * Words Tesseract is less sure of than this (0–100) may be specks and rulings it took for letters: they
+ * are kept only with a letter or digit in them, on a line of more words it is sure of than not. Tesseract
+ * gives real words of a clear line a low confidence at times (its last words, on a noisy scan), and the
+ * marks in a figure lines of their own that it is mostly unsure of.
+ */
 export const minConfidence = 30;
 
 const noFont: FontInfo = { name: '', family: '', bold: false, italic: false, mono: false };
@@ -25,15 +30,16 @@ interface Word {
  * a line sit on one baseline and the layout analysis joins them as it joins a digital line's pieces.
  */
 export function tsvWords(tsv: string, scale: number): Frag[] {
-  const words: Word[] = [];
+  const read: (Word & { sure: boolean })[] = [];
   for (const row of tsv.split('\n').slice(1)) {
     const c = row.split('\t');
     if (c.length < 12 || c[0] !== '5') continue;
     const [left, top, width, height, conf] = c.slice(6, 11).map(Number) as [number, number, number, number, number];
     const text = cleanText(c.slice(11).join('\t').normalize('NFKC')).trim();
-    if (!text || !(conf >= minConfidence)) continue;
+    if (!text) continue;
     const line = `${c[2]}.${c[3]}.${c[4]}`;
-    words.push({
+    read.push({
+      sure: conf >= minConfidence,
       text,
       line,
       x: (left + width / 2) * scale,
@@ -42,6 +48,10 @@ export function tsvWords(tsv: string, scale: number): Frag[] {
       height: height * scale,
     });
   }
+  // Each line's words Tesseract is sure of, less those it is not.
+  const balance = new Map<string, number>();
+  for (const w of read) balance.set(w.line, (balance.get(w.line) ?? 0) + (w.sure ? 1 : -1));
+  const words: Word[] = read.filter((w) => w.sure || (balance.get(w.line)! > 0 && /[\p{L}\p{N}]/u.test(w.text)));
   const level = leveller(words);
   const lines = new Map<string, { top: number; bottom: number }>();
   const placed = words.map((w) => {
