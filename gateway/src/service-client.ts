@@ -225,7 +225,12 @@ async function post(
 ): Promise<IncomingMessage> {
   const url = `${base}/tools/${call.tool.id}`;
   const request = url.startsWith('https:') ? httpsRequest : httpRequest;
-  const headers: Record<string, string> = { 'Content-Type': call.contentType, 'X-Request-Id': call.requestId };
+  // TE: a result comes while it is checked, its verdict after it (see verdictTrailer).
+  const headers: Record<string, string> = {
+    'Content-Type': call.contentType,
+    'X-Request-Id': call.requestId,
+    TE: 'trailers',
+  };
   if (call.queued) headers['X-Quire-Time-Ms'] = String(timeLeft(call.job.deadline));
   const req = request(url, {
     method: 'POST',
@@ -261,7 +266,7 @@ function answerOf(res: IncomingMessage) {
     const value = res.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   };
-  return { status: res.statusCode ?? 0, header, body: res };
+  return { status: res.statusCode ?? 0, header, trailer: (name: string) => res.trailers[name], body: res };
 }
 
 function notDeployed(tool: Tool): ToolError {

@@ -215,6 +215,34 @@ describe('an upload passed on as it arrives', () => {
 });
 
 describe('an answer streamed into the results store', () => {
+  it('takes a result sent while it was checked, keeping it only once the verdict after it says it passed', async () => {
+    const answer = randomBytes(512 * 1024);
+    const passing = await standIn({ answer, verdict: JSON.stringify({ checks: ['opens'], timing: { verify: 4.5 } }) });
+    standIns.push(passing);
+    const ok = await makeGateway({ PDF_EDITOR_URL: passing.url });
+    const res = await request(ok.app).post('/api/v1/tools/pdf-compress').attach('file', pdf);
+    expect(res.status).toBe(200);
+    expect(passing.received[0]!.te).toBe('trailers');
+    expect(res.body.properties.checks).toEqual(['opens']);
+    expect(res.headers['server-timing']).toMatch(/verify;dur=4\.5/);
+    expect(await download(ok.app, res.body.download)).toEqual(answer);
+
+    const error = { error: { code: 'damaged_input', message: 'This file is damaged.' } };
+    for (const verdict of [JSON.stringify(error), null, 'not json', JSON.stringify({ checks: 'opens' })]) {
+      const failing = await standIn({ answer, verdict });
+      standIns.push(failing);
+      const { app, store, db } = await makeGateway({ PDF_EDITOR_URL: failing.url });
+      const before = (await usageStats(db))['pdf-compress'];
+      const failed = await request(app).post('/api/v1/tools/pdf-compress').attach('file', pdf);
+      // The service's error as it gave it; a verdict missing or unreadable is ours.
+      const expected = verdict === JSON.stringify(error) ? [422, 'damaged_input'] : [500, 'internal'];
+      expect([failed.status, failed.body.error.code], String(verdict)).toEqual(expected);
+      expect(await filesUnder(store.dir)).toEqual([]);
+      expect((await usageStats(db))['pdf-compress']).toBe(before);
+    }
+    await eventually(async () => (await readdir(workRoot)).length === 0);
+  });
+
   it('keeps nothing of an answer the service cuts off, and counts no use', async () => {
     const cut = await standIn({ answer: randomBytes(4 * 1024 * 1024), fault: 'cut' });
     standIns.push(cut);

@@ -5,8 +5,11 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Readable } from 'node:stream';
+import { verdictTrailer } from '@quire/http';
 
 export interface Received {
+  /** The request's TE header: whether the caller takes trailers. */
+  te?: string;
   files: { name: string; bytes: Buffer }[];
   /** Every value of each field, in order. */
   fields: Record<string, string[]>;
@@ -19,6 +22,11 @@ export interface StandInOptions {
   fault?: 'cut' | 'stall';
   /** Run once the form has been read, before the answer. */
   onRequest?: () => void | Promise<void>;
+  /**
+   * The answer sent ahead of its check, this verdict in its trailer (see verdictTrailer) when the caller
+   * takes trailers; `null`: the trailer is announced and never sent.
+   */
+  verdict?: string | null;
 }
 
 export interface StandIn {
@@ -31,13 +39,27 @@ export async function standIn(opts: StandInOptions): Promise<StandIn> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     void (async () => {
-      received.push(await readForm(req));
+      received.push({ te: String(req.headers.te ?? ''), ...(await readForm(req)) });
       await opts.onRequest?.();
-      res.writeHead(200, {
+      const headers = {
         'Content-Type': 'application/pdf',
-        'Content-Length': String(opts.answer.length),
         'X-Quire-Output-Kind': 'pdf',
         'X-Quire-Output-Name': encodeURIComponent('résultat.pdf'),
+      };
+      if (opts.verdict !== undefined && req.headers.te === 'trailers') {
+        res.writeHead(200, {
+          ...headers,
+          'X-Quire-Properties': JSON.stringify({ bytes: opts.answer.length, pages: 1 }),
+          'Server-Timing': 'tool;dur=12.5',
+          Trailer: verdictTrailer,
+        });
+        res.write(opts.answer);
+        if (opts.verdict !== null) res.addTrailers({ [verdictTrailer]: opts.verdict });
+        return void res.end();
+      }
+      res.writeHead(200, {
+        ...headers,
+        'Content-Length': String(opts.answer.length),
         'X-Quire-Properties': JSON.stringify({ bytes: opts.answer.length, pages: 1 }),
         'Server-Timing': 'tool;dur=12.5, verify;dur=3.0',
       });

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { toToolError, type Logger } from '@quire/base';
+import { toToolError, type Logger, type ToolError } from '@quire/base';
 
 /** Contract errors as JSON; the cause goes to the log with the request id, never to the client. */
 export function errorHandler(log: Logger) {
@@ -12,7 +12,11 @@ export function errorHandler(log: Logger) {
       });
     }
     if (res.headersSent) {
-      res.destroy();
+      // A result sent ahead of its verdict ends with the error as its verdict (see verdictTrailer);
+      // any other answer under way is cut off, so that it is never taken whole.
+      const endWith = res.locals.endWith as ((error: ToolError) => void) | undefined;
+      if (endWith) endWith(error);
+      else res.destroy();
       return;
     }
     res.set(error.headers).status(error.status).json(error.toBody());

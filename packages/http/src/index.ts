@@ -4,3 +4,4 @@ export * from './queue.ts';
 export * from './upload.ts';
 export * from './url.ts';
 export * from './workdir.ts';
+export * from './verdict.ts';

@@ -130,6 +130,59 @@ describe('the kit over HTTP', () => {
     }
   });
 
+  it('sends a result to a caller that takes trailers while it is checked, the verdict after it', async () => {
+    let ownCheckEnded = false;
+    const checked =
+      (fails: boolean): ToolRun =>
+      async (ctx) => {
+        const out = join(ctx.workdir, 'out.pdf');
+        await copyFile(ctx.inputs[0]!.path, out);
+        const checking = exec('sleep', ['1'], { timeoutMs: 60_000, signal: ctx.signal }).then(() => {
+          ownCheckEnded = true;
+          if (fails) throw new VerificationError('looks', 'made to fail');
+        });
+        return { path: out, checking };
+      };
+    const call = async (run: ToolRun) => {
+      ownCheckEnded = false;
+      const server = app({}, run).listen(0);
+      try {
+        await once(server, 'listening');
+        const form = new FormData();
+        form.append('file', await openAsBlob(pdf), 'in.pdf');
+        const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+        const { port } = server.address() as AddressInfo;
+        const req = httpRequest({ port, path: '/tools/rotate-pdf', method: 'POST' });
+        req.setHeader('content-type', encoded.headers.get('content-type')!);
+        req.setHeader('te', 'trailers');
+        req.end(Buffer.from(await encoded.arrayBuffer()));
+        const [res] = (await once(req, 'response')) as [IncomingMessage];
+        const checkedBeforeAnswer = ownCheckEnded;
+        const body = Buffer.concat(await res.toArray());
+        const verdict = JSON.parse(res.trailers['x-quire-verdict']!) as Record<string, unknown>;
+        return { res, body, verdict, checkedBeforeAnswer };
+      } finally {
+        server.close();
+      }
+    };
+    const passed = await call(checked(false));
+    expect(passed.res.statusCode).toBe(200);
+    // The answer began before the check had ended; its properties then had no checks, the verdict has them.
+    expect(passed.checkedBeforeAnswer).toBe(false);
+    expect(JSON.parse(String(passed.res.headers['x-quire-properties'])).checks).toBeUndefined();
+    expect(passed.body).toEqual(readFileSync(pdf));
+    expect(passed.verdict.checks).toEqual(['opens', 'pages', 'text', 'pixels']);
+    expect((passed.verdict.timing as { verify: number }).verify).toBeGreaterThan(0);
+    const failed = await call(checked(true));
+    expect(failed.checkedBeforeAnswer).toBe(false);
+    expect(failed.verdict).toEqual({ error: { code: 'internal', message: expect.any(String) } });
+    // Any other caller gets the result only once it has passed, as before.
+    const plain = await request(app({}, checked(true)))
+      .post('/tools/rotate-pdf')
+      .attach('file', pdf);
+    expect(plain.status).toBe(500);
+  });
+
   it('answers unknown tools and metrics', async () => {
     const a = app({});
     const res = await request(a).post('/tools/pdf-merge').attach('file', pdf);

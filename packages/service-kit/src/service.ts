@@ -1,14 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import express, { type Response } from 'express';
-import { fileKinds, findTool, outputKind, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
+import { findTool, outputKind, type FileKind, type ServiceName, type Tool } from '@quire/catalog';
 import {
   createLogger,
   createMetrics,
   readServiceConfig,
   requestIdMiddleware,
-  resultName,
   ToolError,
   toToolError,
   trackRequest,
@@ -20,14 +17,15 @@ import {
   checkToolRequest,
   errorHandler,
   JobQueue,
-  propertiesHeader,
   runJob,
+  takesTrailers,
   uploadMiddleware,
   watchQueue,
   workdirMiddleware,
   type ToolInput,
 } from '@quire/http';
 import { openPdf, readInputsAhead, verifyCounted } from '@quire/pdf';
+import { EarlyAnswer, sendResult, type Made } from './answer.ts';
 
 /** One job of a tool; `Options` are the tool's options as its catalog schema parsed them. */
 export interface ToolContext<Options = Record<string, unknown>> {
@@ -152,13 +150,20 @@ export function createServiceApp(opts: ServiceOptions): express.Express {
         const upload = performance.now() - (res.locals.began as number);
         const timeMs = callTime(req.get('x-quire-time-ms'), kit);
         const progress = (pagesDone: number) => tellProgress(res, pagesDone);
+        const inputName = request.inputs[0]?.name;
+        // A caller that takes trailers gets the result while it is checked, the verdict after it.
+        const early = takesTrailers(req) ? new EarlyAnswer(res) : undefined;
+        const withUpload = <T extends Made>(m: T): T => ({ ...m, timing: { upload, ...m.timing } });
         const work = async (job: Job) => {
           const ctx = { ...request, ...job, timeMs, progress, log };
-          const result = await runVerified(tool, opts.tools[tool.id]!, ctx, metrics);
-          return { ...result, timing: { upload, ...result.timing } };
+          const made = early && ((m: Made) => early.start(tool, request.options, inputName, withUpload(m)));
+          return withUpload(await runVerified(tool, opts.tools[tool.id]!, ctx, metrics, made));
         };
         const result = await runJob(res, res.locals.workdir as string, { queue, timeoutMs: timeMs }, work);
-        await sendResult(res, tool, request.options, request.inputs[0]?.name, result);
+        if (early?.started) {
+          const checks = result.properties.checks as string[];
+          await early.end({ checks, timing: { verify: result.timing.verify! } });
+        } else await sendResult(res, tool, request.options, inputName, result);
         finish('ok');
       } catch (err) {
         finish(toToolError(err).code);
@@ -181,36 +186,9 @@ function tellProgress(res: Response, pagesDone: number): void {
   res.socket.write(`HTTP/1.1 102 Processing\r\nX-Quire-Pages-Done: ${pagesDone}\r\n\r\n`);
 }
 
-async function sendResult(
-  res: Response,
-  tool: Tool,
-  options: Record<string, unknown>,
-  inputName: string | undefined,
-  result: VerifiedResult,
-): Promise<void> {
-  const kind = result.kind ?? outputKind(tool, options);
-  const { size } = await stat(result.path);
-  const name = result.name ?? resultName(inputName, kind);
-  res.status(200);
-  res.setHeader('Content-Type', fileKinds[kind].mime);
-  res.setHeader('Content-Length', String(size));
-  res.setHeader('X-Quire-Output-Kind', kind);
-  res.setHeader('X-Quire-Output-Name', encodeURIComponent(name));
-  res.setHeader('X-Quire-Properties', propertiesHeader({ bytes: size, ...result.properties }));
-  // Where the call's time went, apart from the download: the upload read and checked, the inputs
-  // opened (decrypted), the tool's own work and its check (benchmarks read them).
-  const timing = Object.entries(result.timing).map(([name, ms]) => `${name};dur=${ms.toFixed(1)}`);
-  res.setHeader('Server-Timing', timing.join(', '));
-  await new Promise<void>((resolve, reject) => {
-    const stream = createReadStream(result.path);
-    stream.on('error', reject);
-    res.on('close', resolve);
-    stream.pipe(res);
-  });
-}
-
 /** A verified result, with how long each part of the call took (milliseconds, for Server-Timing). */
 interface VerifiedResult extends ToolResult {
+  properties: Record<string, unknown>;
   timing: Record<string, number>;
 }
 
@@ -218,7 +196,13 @@ interface VerifiedResult extends ToolResult {
  * Runs a tool on its inputs (PDFs decrypted first, once, for every tool) and checks the result against
  * the catalog's promises before anything is offered. What was checked goes into the result's properties.
  */
-async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: Metrics): Promise<VerifiedResult> {
+async function runVerified(
+  tool: Tool,
+  run: ToolRun,
+  ctx: ToolContext,
+  metrics: Metrics,
+  made?: (result: Made) => Promise<void>,
+): Promise<VerifiedResult> {
   const opening = performance.now();
   const inputs = await Promise.all(
     ctx.inputs.map(async (input, i) => {
@@ -235,6 +219,9 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
     const result = await run({ ...ctx, inputs });
     const ran = performance.now();
     const kind = result.kind ?? outputKind(tool, ctx.options);
+    const { checking: _, ...offered } = result;
+    // Sent on while it is checked, to a caller that takes the verdict after it.
+    const sending = made?.({ ...offered, kind, timing: { open: began - opening, tool: ran - began } });
     const verifying = verifyCounted(
       {
         tool,
@@ -246,12 +233,12 @@ async function runVerified(tool: Tool, run: ToolRun, ctx: ToolContext, metrics: 
       tool.id,
       { metrics, log: ctx.log },
     );
-    // Both are waited for, so neither runs on once the call has failed; the tool's own failure comes first.
-    const [checked, own] = await Promise.allSettled([verifying, result.checking]);
+    // All are waited for, so none runs on once the call has failed; the tool's own failure comes first.
+    const [checked, own, sent] = await Promise.allSettled([verifying, result.checking, sending]);
     if (own.status === 'rejected') throw own.reason;
     if (checked.status === 'rejected') throw checked.reason;
+    if (sent.status === 'rejected') throw sent.reason;
     const timing = { open: began - opening, tool: ran - began, verify: performance.now() - ran };
-    const { checking: _, ...offered } = result;
     return { ...offered, kind, properties: { ...result.properties, checks: checked.value }, timing };
   } finally {
     await reading.catch(() => undefined);
