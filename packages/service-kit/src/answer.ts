@@ -79,8 +79,17 @@ export class EarlyAnswer {
     this.res.status(200).set({ ...headers, Trailer: verdictTrailer });
     this.sending = new Promise<void>((resolve, reject) => {
       const stream = createReadStream(made.path);
+      // A caller gone halfway leaves the file unread: it is closed, not left open waiting.
+      const gone = () => {
+        stream.destroy();
+        reject(new Error('the caller went away'));
+      };
+      this.res.once('close', gone);
       stream.on('error', reject);
-      stream.on('end', resolve);
+      stream.on('end', () => {
+        this.res.off('close', gone);
+        resolve();
+      });
       stream.pipe(this.res, { end: false });
     });
     this.sending.catch(() => undefined);

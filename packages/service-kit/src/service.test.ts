@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import { openAsBlob, readFileSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { openAsBlob, readdirSync, readFileSync } from 'node:fs';
+import { appendFile, copyFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -181,6 +181,47 @@ describe('the kit over HTTP', () => {
       .post('/tools/rotate-pdf')
       .attach('file', pdf);
     expect(plain.status).toBe(500);
+  });
+
+  it('closes a result sent ahead of its verdict when the caller leaves halfway', async () => {
+    // A result far larger than the socket's buffers, so that its sending waits on a caller who never reads.
+    const big: ToolRun = async (ctx) => {
+      const out = join(ctx.workdir, 'out.pdf');
+      await copyFile(ctx.inputs[0]!.path, out);
+      await appendFile(out, Buffer.alloc(32 * 1024 * 1024));
+      const checking = exec('sleep', ['1'], { timeoutMs: 60_000, signal: ctx.signal }).then(() => undefined);
+      return { path: out, checking };
+    };
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const server = app({}, big).listen(0);
+    try {
+      await once(server, 'listening');
+      // Programs are started by a helper process kept open from its first use: it is started first.
+      await exec('true', [], { timeoutMs: 10_000 });
+      const before = openFiles();
+      const form = new FormData();
+      form.append('file', await openAsBlob(pdf), 'in.pdf');
+      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+      const req = httpRequest({
+        port: (server.address() as AddressInfo).port,
+        path: '/tools/rotate-pdf',
+        method: 'POST',
+      });
+      req.setHeader('content-type', encoded.headers.get('content-type')!);
+      req.setHeader('te', 'trailers');
+      req.end(Buffer.from(await encoded.arrayBuffer()));
+      const [res] = (await once(req, 'response')) as [IncomingMessage];
+      expect(res.statusCode).toBe(200);
+      res.destroy();
+      let left = openFiles();
+      for (let i = 0; i < 100 && left > before; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        left = openFiles();
+      }
+      expect(left).toBeLessThanOrEqual(before);
+    } finally {
+      server.close();
+    }
   });
 
   it('answers unknown tools and metrics', async () => {
