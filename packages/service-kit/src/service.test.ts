@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { openAsBlob, readdirSync, readFileSync } from 'node:fs';
 import { appendFile, copyFile } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -39,6 +39,45 @@ afterEach(() => {
 function app(env: Record<string, string>, run = slowCopy().run) {
   Object.assign(process.env, env);
   return createServiceApp({ name: 'pdf-editor', tools: { 'rotate-pdf': run } });
+}
+
+/** A tool that hands back its input, its own check taking a second and failing when told to; `ended` says when it has. */
+function checkedCopy(fails: boolean) {
+  const check = { ended: false };
+  const run: ToolRun = async (ctx) => {
+    const out = join(ctx.workdir, 'out.pdf');
+    await copyFile(ctx.inputs[0]!.path, out);
+    const checking = exec('sleep', ['1'], { timeoutMs: 60_000, signal: ctx.signal }).then(() => {
+      check.ended = true;
+      if (fails) throw new VerificationError('looks', 'made to fail');
+    });
+    return { path: out, checking };
+  };
+  return { run, check };
+}
+
+/**
+ * rotate-pdf called over node:http on a service listening on `port`, with `headers`: the answer as it
+ * begins, and the informational answers told before it.
+ */
+async function rawCall(port: number, headers: Record<string, string> = {}) {
+  const form = new FormData();
+  form.append('file', await openAsBlob(pdf), 'in.pdf');
+  const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+  const told: string[] = [];
+  const req = httpRequest({ port, path: '/tools/rotate-pdf', method: 'POST' });
+  req.setHeader('content-type', encoded.headers.get('content-type')!);
+  for (const [name, value] of Object.entries(headers)) req.setHeader(name, value);
+  req.on('information', (info) => told.push(`${info.statusCode} ${info.headers['x-quire-pages-done']}`));
+  req.end(Buffer.from(await encoded.arrayBuffer()));
+  const [res] = (await once(req, 'response')) as [IncomingMessage];
+  return { res, told };
+}
+
+/** The port a server listens on, once it does. */
+async function portOf(server: Server): Promise<number> {
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
 }
 
 describe('the kit over HTTP', () => {
@@ -107,17 +146,7 @@ describe('the kit over HTTP', () => {
     };
     const server = app({}, counting).listen(0);
     try {
-      await once(server, 'listening');
-      const form = new FormData();
-      form.append('file', await openAsBlob(pdf), 'in.pdf');
-      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-      const { port } = server.address() as AddressInfo;
-      const told: string[] = [];
-      const req = httpRequest({ port, path: '/tools/rotate-pdf', method: 'POST' });
-      req.setHeader('content-type', encoded.headers.get('content-type')!);
-      req.on('information', (info) => told.push(`${info.statusCode} ${info.headers['x-quire-pages-done']}`));
-      req.end(Buffer.from(await encoded.arrayBuffer()));
-      const [res] = (await once(req, 'response')) as [IncomingMessage];
+      const { res, told } = await rawCall(await portOf(server));
       const body = Buffer.concat(await res.toArray());
       expect(res.statusCode).toBe(200);
       expect(body).toEqual(readFileSync(pdf));
@@ -131,33 +160,12 @@ describe('the kit over HTTP', () => {
   });
 
   it('sends a result to a caller that takes trailers while it is checked, the verdict after it', async () => {
-    let ownCheckEnded = false;
-    const checked =
-      (fails: boolean): ToolRun =>
-      async (ctx) => {
-        const out = join(ctx.workdir, 'out.pdf');
-        await copyFile(ctx.inputs[0]!.path, out);
-        const checking = exec('sleep', ['1'], { timeoutMs: 60_000, signal: ctx.signal }).then(() => {
-          ownCheckEnded = true;
-          if (fails) throw new VerificationError('looks', 'made to fail');
-        });
-        return { path: out, checking };
-      };
-    const call = async (run: ToolRun) => {
-      ownCheckEnded = false;
+    const call = async (fails: boolean) => {
+      const { run, check } = checkedCopy(fails);
       const server = app({}, run).listen(0);
       try {
-        await once(server, 'listening');
-        const form = new FormData();
-        form.append('file', await openAsBlob(pdf), 'in.pdf');
-        const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-        const { port } = server.address() as AddressInfo;
-        const req = httpRequest({ port, path: '/tools/rotate-pdf', method: 'POST' });
-        req.setHeader('content-type', encoded.headers.get('content-type')!);
-        req.setHeader('te', 'trailers');
-        req.end(Buffer.from(await encoded.arrayBuffer()));
-        const [res] = (await once(req, 'response')) as [IncomingMessage];
-        const checkedBeforeAnswer = ownCheckEnded;
+        const { res } = await rawCall(await portOf(server), { te: 'trailers' });
+        const checkedBeforeAnswer = check.ended;
         const body = Buffer.concat(await res.toArray());
         const verdict = JSON.parse(res.trailers['x-quire-verdict']!) as Record<string, unknown>;
         return { res, body, verdict, checkedBeforeAnswer };
@@ -165,7 +173,7 @@ describe('the kit over HTTP', () => {
         server.close();
       }
     };
-    const passed = await call(checked(false));
+    const passed = await call(false);
     expect(passed.res.statusCode).toBe(200);
     // The answer began before the check had ended; its properties then had no checks, the verdict has them.
     expect(passed.checkedBeforeAnswer).toBe(false);
@@ -173,11 +181,11 @@ describe('the kit over HTTP', () => {
     expect(passed.body).toEqual(readFileSync(pdf));
     expect(passed.verdict.checks).toEqual(['opens', 'pages', 'text', 'pixels']);
     expect((passed.verdict.timing as { verify: number }).verify).toBeGreaterThan(0);
-    const failed = await call(checked(true));
+    const failed = await call(true);
     expect(failed.checkedBeforeAnswer).toBe(false);
     expect(failed.verdict).toEqual({ error: { code: 'internal', message: expect.any(String) } });
     // Any other caller gets the result only once it has passed, as before.
-    const plain = await request(app({}, checked(true)))
+    const plain = await request(app({}, checkedCopy(true).run))
       .post('/tools/rotate-pdf')
       .attach('file', pdf);
     expect(plain.status).toBe(500);
@@ -195,22 +203,11 @@ describe('the kit over HTTP', () => {
     const openFiles = () => readdirSync('/proc/self/fd').length;
     const server = app({}, big).listen(0);
     try {
-      await once(server, 'listening');
+      const port = await portOf(server);
       // Programs are started by a helper process kept open from its first use: it is started first.
       await exec('true', [], { timeoutMs: 10_000 });
       const before = openFiles();
-      const form = new FormData();
-      form.append('file', await openAsBlob(pdf), 'in.pdf');
-      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-      const req = httpRequest({
-        port: (server.address() as AddressInfo).port,
-        path: '/tools/rotate-pdf',
-        method: 'POST',
-      });
-      req.setHeader('content-type', encoded.headers.get('content-type')!);
-      req.setHeader('te', 'trailers');
-      req.end(Buffer.from(await encoded.arrayBuffer()));
-      const [res] = (await once(req, 'response')) as [IncomingMessage];
+      const { res } = await rawCall(port, { te: 'trailers' });
       expect(res.statusCode).toBe(200);
       res.destroy();
       let left = openFiles();
@@ -234,30 +231,15 @@ describe('the kit over HTTP', () => {
   });
 
   it("offers a result only once the tool's own checks still under way have passed, and never one that failed them", async () => {
-    let ownCheckEnded = false;
-    const checked =
-      (fails: boolean): ToolRun =>
-      async (ctx) => {
-        const out = join(ctx.workdir, 'out.pdf');
-        await copyFile(ctx.inputs[0]!.path, out);
-        const checking = exec('sleep', ['1'], { timeoutMs: 60_000, signal: ctx.signal }).then(() => {
-          ownCheckEnded = true;
-          if (fails) throw new VerificationError('looks', 'made to fail');
-        });
-        return { path: out, checking };
-      };
-    const passed = await request(app({}, checked(false)))
-      .post('/tools/rotate-pdf')
-      .attach('file', pdf);
+    const good = checkedCopy(false);
+    const passed = await request(app({}, good.run)).post('/tools/rotate-pdf').attach('file', pdf);
     expect(passed.status).toBe(200);
-    expect(ownCheckEnded).toBe(true);
+    expect(good.check.ended).toBe(true);
     expect(JSON.parse(passed.headers['x-quire-properties']!).checks).toEqual(['opens', 'pages', 'text', 'pixels']);
-    ownCheckEnded = false;
-    const failed = await request(app({}, checked(true)))
-      .post('/tools/rotate-pdf')
-      .attach('file', pdf);
+    const bad = checkedCopy(true);
+    const failed = await request(app({}, bad.run)).post('/tools/rotate-pdf').attach('file', pdf);
     expect(failed.status).toBe(500);
     expect(failed.body.error.code).toBe('internal');
-    expect(ownCheckEnded).toBe(true);
+    expect(bad.check.ended).toBe(true);
   });
 });
