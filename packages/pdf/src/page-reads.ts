@@ -101,27 +101,52 @@ export async function mupdfPageCounts(paths: string[], job: Job): Promise<number
   }
 }
 
+/** Some pages copied into a small PDF (see copyPages): where they are, and whether their content decodes. */
+interface PagesCopy {
+  path: string;
+  /** Asked once, the first time it is wanted: a copy made only to be read never has its content parsed. */
+  decodes: () => Promise<boolean>;
+}
+
 /**
  * Some pages of a PDF copied into a small one, their streams as they are (neither decoded nor
  * recompressed), with what they use: reading or checking them there costs what those pages cost,
  * not what the whole file does. MuPDF picks the pages out when it can do so cleanly (see pickPages),
- * else qpdf copies them. Then qpdf decodes and parses each page's content (as if to move its inline
- * images out, none being large enough), so the copy also tells whether the pages' content decodes:
- * the failure qpdf's full check calls an error. undefined when neither can copy them.
+ * and the copy is read at once while qpdf, asked, parses each page's content there (see
+ * contentDecodes); else qpdf copies them, parsing as it goes. undefined when neither can copy them.
  */
-async function copyPages(
+async function copyPages(path: string, pages: number[], out: string, job: Job): Promise<PagesCopy | undefined> {
+  if (await pickPages(path, pages, out, job)) {
+    let parsing: Promise<boolean> | undefined;
+    return { path: out, decodes: () => (parsing ??= contentDecodes(path, pages, out, job)) };
+  }
+  const copied = await copyByQpdf(path, pages, out, job);
+  return copied && { path: out, decodes: () => Promise.resolve(copied.decodes) };
+}
+
+/**
+ * Whether the pages' content decodes (a content stream that does not is an error to qpdf's full check):
+ * qpdf parses it in MuPDF's copy, as if to move its inline images out, none being large enough. A copy
+ * qpdf cannot read is made again from the file by qpdf, which tells as it copies.
+ */
+async function contentDecodes(path: string, pages: number[], copy: string, job: Job): Promise<boolean> {
+  const parsed = `${copy}.parsed.pdf`;
+  try {
+    const { code, stderr } = await run(job, 'qpdf', [copy, ...parseContent, parsed]);
+    if (code === 0 || code === 3) return decodes(stderr);
+    return (await copyByQpdf(path, pages, parsed, job))?.decodes ?? false;
+  } finally {
+    await rm(parsed, { force: true });
+  }
+}
+
+/** Some pages copied out by qpdf, their content parsed as they are written (see parseContent). */
+async function copyByQpdf(
   path: string,
   pages: number[],
   out: string,
   job: Job,
-): Promise<{ path: string; decodes: boolean } | undefined> {
-  const picked = await pickPages(path, pages, `${out}.picked.pdf`, job);
-  if (picked) {
-    // The copy's pages are counted while they are parsed.
-    const [whole, parsed] = await Promise.all([picked.whole, run(job, 'qpdf', [picked.path, ...parseContent, out])]);
-    await rm(picked.path, { force: true });
-    if (whole && (parsed.code === 0 || parsed.code === 3)) return { path: out, decodes: decodes(parsed.stderr) };
-  }
+): Promise<{ decodes: boolean } | undefined> {
   const args = ['--empty', '--remove-unreferenced-resources=no', '--stream-data=preserve'];
   const { code, stderr } = await run(job, 'qpdf', [
     ...args,
@@ -133,34 +158,28 @@ async function copyPages(
     out,
   ]);
   if (code !== 0 && code !== 3) return undefined;
-  return { path: out, decodes: decodes(stderr) };
+  return { decodes: decodes(stderr) };
 }
 
+const mupdfPick = fileURLToPath(new URL('./mupdf-pick.js', import.meta.url));
+
 /**
- * Some pages of a PDF copied out by MuPDF, their streams as they are: some 8 ms on a 1,100-page file,
- * where qpdf first prepares every page of the file for a copy (35 ms). Only a clean copy is taken: one
- * that MuPDF made without a word on stderr (it repairs silently what qpdf would warn of, and leaves out
- * a page it cannot find), and `whole` then says whether it holds every page asked for. undefined when
- * MuPDF is missing or could not copy them cleanly: qpdf copies them.
+ * Some pages of a PDF copied out by MuPDF (mupdf-pick.js), their streams as they are: some 10 ms on a
+ * 1,100-page file, where qpdf first prepares every page of the file for a copy (35 ms). Only a clean
+ * copy is taken: one that MuPDF made without a word on stderr (it repairs silently what qpdf would
+ * warn of) and that holds every page asked for. False when MuPDF is missing or could not copy them
+ * cleanly: qpdf copies them.
  */
-async function pickPages(
-  path: string,
-  pages: number[],
-  out: string,
-  job: Job,
-): Promise<{ path: string; whole: Promise<boolean> } | undefined> {
+async function pickPages(path: string, pages: number[], out: string, job: Job): Promise<boolean> {
   try {
-    const merged = await run(job, 'mutool', ['merge', '-o', out, path, pages.join(',')]);
-    if (merged.code === 0 && !merged.stderr.trim()) {
-      const counted = run(job, 'qpdf', ['--show-npages', out]);
-      return { path: out, whole: counted.then((c) => c.code === 0 && Number(c.stdout.trim()) === pages.length) };
-    }
+    const { code, stdout, stderr } = await run(job, 'mutool', ['run', mupdfPick, path, out, pages.join(',')]);
+    if (code === 0 && !stderr.trim() && stdout.trim() === String(pages.length)) return true;
   } catch (err) {
     // A job stopped is stopped; MuPDF missing or failing leaves the copy to qpdf.
     if (job.signal.aborted) throw err;
   }
   await rm(out, { force: true });
-  return undefined;
+  return false;
 }
 
 /** One page's text as pdftotext reads it. */
@@ -363,7 +382,7 @@ export class PageReads {
     return this.copied(path, pages).then((c) => c?.path);
   }
 
-  private copied(path: string, pages: number[]): Promise<{ path: string; decodes: boolean } | undefined> {
+  private copied(path: string, pages: number[]): Promise<PagesCopy | undefined> {
     return this.recall(path, `copy ${pages.join(',')}`, async () => {
       await mkdir(this.dir, { recursive: true });
       const out = await copyPages(path, pages, join(this.dir, `copy-${randomUUID()}.pdf`), this.job);
@@ -377,7 +396,8 @@ export class PageReads {
    * an error, found while copying them out (see copyPages), at the cost of those pages alone.
    */
   async pagesDecode(path: string, pages: number[]): Promise<boolean> {
-    return (await this.copied(path, pages))?.decodes ?? false;
+    const copy = await this.copied(path, pages);
+    return copy ? copy.decodes() : false;
   }
 
   /** Whether a PDF passes qpdf's full check without a warning: nothing in it had to be repaired. */

@@ -182,6 +182,22 @@ describe('verifyResult', () => {
     expect(err2.check).toBe('text');
   });
 
+  it("parses the content of the result's copied pages only: an input's copy is made to be read", async () => {
+    const j = job();
+    const long = join(corpus, 'pdf/pypdf-geotopo-117-pages.pdf'); // 1.8 MB: both sides' samples are copied out
+    const turned = join(j.workdir, 'turned.pdf');
+    execFileSync('qpdf', [long, turned, '--rotate=+90']);
+    await runsOf(() => check('rotate-pdf', [long], turned, {}, j));
+    const picks = runs.mock.calls
+      .filter(([cmd]) => cmd === 'mutool')
+      .map(([, args]) => ({ from: args[2], to: args[3] }));
+    expect(picks.map((p) => p.from).sort()).toEqual([long, turned].sort());
+    const parses = runs.mock.calls.filter(
+      ([cmd, args]) => cmd === 'qpdf' && args.includes('--externalize-inline-images'),
+    );
+    expect(parses.map(([, args]) => args[0])).toEqual([picks.find((p) => p.from === turned)!.to]);
+  });
+
   it('says the error is ours, without details, in the contract shape', async () => {
     const j = job();
     const bad = broken(j.workdir);
