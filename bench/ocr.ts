@@ -42,8 +42,8 @@ interface Row {
   pages: number;
   quire: Score;
   /**
-   * pdf-ocr's text layer in the order it is written (pdftotext -raw), as viewers that follow the text's
-   * own order read it (pdf.js, MuPDF); pdftotext's default re-orders it by its layout.
+   * pdf-ocr's text layer in the order it is written (pdftotext -raw); pdftotext's default re-orders it
+   * by its layout.
    */
   layer: Score;
   /** pdf-to-text's own OCR (ocr=auto). */
@@ -308,7 +308,7 @@ function summarize(
   return [
     '### OCR (pdf-ocr and pdf-to-text against bare OCRmyPDF)',
     '',
-    `Word F1 and character accuracy of pdftotext on pdf-ocr's result and of \`ocrmypdf --sidecar\`, same files, same run. Character accuracy is 1 − edit distance / length of the known text, words aligned in order first, so a wrong reading order counts. pdf-ocr is read twice: by pdftotext as it lays the page out again, and in the text layer's own order (\`pdftotext -raw\`), as viewers that follow it read it (pdf.js, MuPDF). ${
+    `Word F1 and character accuracy of pdftotext on pdf-ocr's result and of \`ocrmypdf --sidecar\`, same files, same run. Character accuracy is 1 − edit distance / length of the known text, words aligned in order first, so a wrong reading order counts. pdf-ocr is read twice: by pdftotext as it lays the page out again, and in the text layer's own order (\`pdftotext -raw\`), the order in which it was written. ${
       equal
         ? 'pdf-ocr is as accurate as bare OCRmyPDF on every file (within 0.005).'
         : 'pdf-ocr is less accurate than bare OCRmyPDF on some file.'

@@ -189,6 +189,8 @@ describe('the kit over HTTP', () => {
       .post('/tools/rotate-pdf')
       .attach('file', pdf);
     expect(plain.status).toBe(500);
+    expect(plain.body.error.code).toBe('internal');
+    expect(plain.headers['x-quire-properties']).toBeUndefined();
   });
 
   it('closes a result sent ahead of its verdict when the caller leaves halfway', async () => {
