@@ -164,6 +164,18 @@ describe('Prometheus scraping a running stack', () => {
     const locked = corpusFiles().find((f) => f.file === 'pdf-encrypted/pdfminer-aes-128.pdf')!;
     const wrong = await post(`${stack.url}/api.php?tool=pdf-unlock`, [locked.path], { password: 'not-it' });
     expect(wrong.body.error?.code).toBe('wrong_password');
+    // And one job, run by the gateway's worker to its end, its result kept like the calls'.
+    const made = await post(`${stack.url}/api/v1/jobs?tool=pdf-metadata-cleaner`, [pdf]);
+    expect(made.status).toBe(202);
+    const id = (made.body as { id?: string }).id!;
+    await until('the job done', async () => {
+      const job = (await (await fetch(`${stack.url}/api/v1/jobs/${id}`)).json()) as { state: string };
+      if (job.state === 'failed' || job.state === 'cancelled') throw new Error(`job ${job.state}`);
+      return job.state === 'done' ? job : undefined;
+    });
+    const result = await fetch(`${stack.url}/api/v1/jobs/${id}/result`);
+    expect(result.status).toBe(200);
+    resultBytes.push((await result.arrayBuffer()).byteLength);
   });
 
   afterAll(async () => {
@@ -241,16 +253,24 @@ describe('Prometheus scraping a running stack', () => {
     ]);
   });
 
-  it('counts the results saved and kept, their bytes and the room left for them', async () => {
+  it("counts the results saved and kept (the calls' and the job's), their bytes and the room left for them", async () => {
     const total = resultBytes.reduce((a, b) => a + b, 0);
     const one = async (expr: string) => (await seriesBy(expr, 'service', 1)).gateway;
-    expect(await one('quire_results_saved_total')).toBe(3);
-    expect(await one('quire_results_stored')).toBe(3);
+    // Three calls and a job.
+    expect(await one('quire_results_saved_total')).toBe(4);
+    expect(await one('quire_results_stored')).toBe(4);
     expect(await one('quire_results_bytes')).toBe(total);
     const free = (await one('quire_results_disk_free_bytes'))!;
     const size = (await one('quire_results_disk_size_bytes'))!;
     expect(free).toBeGreaterThan(total);
     expect(size).toBeGreaterThan(free);
+  });
+
+  it('shows the jobs queue, and the job run: its wait and its duration by tool and outcome', async () => {
+    expect(await seriesBy('quire_jobs_queue_depth', 'state', 2)).toEqual({ waiting: 0, active: 0 });
+    expect(await seriesBy('quire_job_wait_seconds_count', 'service', 1)).toEqual({ gateway: 1 });
+    expect(await seriesBy('quire_job_duration_seconds_count', 'tool', 1)).toEqual({ 'pdf-metadata-cleaner': 1 });
+    expect(await seriesBy('quire_job_duration_seconds_count', 'outcome', 1)).toEqual({ ok: 1 });
   });
 
   it('evaluates every alerting and recording rule without error, and none fires', async () => {
