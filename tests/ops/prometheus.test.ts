@@ -175,7 +175,9 @@ describe('Prometheus scraping a running stack', () => {
     });
     const result = await fetch(`${stack.url}/api/v1/jobs/${id}/result`);
     expect(result.status).toBe(200);
-    resultBytes.push((await result.arrayBuffer()).byteLength);
+    const bytes = Buffer.from(await result.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    resultBytes.push(bytes.byteLength);
   });
 
   afterAll(async () => {
